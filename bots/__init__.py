@@ -1,0 +1,1 @@
+"""Sample bots: random, greedy and defensive."""

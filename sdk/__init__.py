@@ -1,0 +1,1 @@
+"""What a competitor runs: the Bot base class, runners, transports, arena and server."""
