@@ -1,0 +1,213 @@
+"""Actions: what a seat may answer when the referee asks it to decide.
+
+An :class:`Action` is a small immutable value. All of them are interned (there are only
+a few hundred), so building a list of legal actions allocates nothing but the tuple, and
+``action in legal`` is mostly an identity test. Each has a stable text and JSON form:
+
+>>> a = Action.parse("chow 4m 6m")
+>>> a.to_json()
+{'type': 'chow', 'tiles': ['4m', '6m']}
+>>> Action.from_json({"type": "discard", "tile": "5m"}) is Action.discard(Tile.M5)
+True
+>>> str(Action.concealed_kong(Tile.E)), str(PASS), Action.parse("added_kong 5p").tile
+('concealed_kong E', 'pass', <Tile.P5: 13>)
+
+Legal lists are ordered by :attr:`Action.sort_key`: win, concealed kongs, added kongs,
+exposed kong, pung, chows, discards (each by tile), pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from protocol.errors import MahjongError, TileParseError
+from protocol.tiles import KIND_COUNT, Tile
+
+__all__ = [
+    "ADDED_KONG",
+    "CHOW",
+    "CONCEALED_KONG",
+    "DISCARD",
+    "KONG",
+    "PASS",
+    "PUNG",
+    "WIN",
+    "Action",
+    "ActionKind",
+    "ActionParseError",
+]
+
+
+class ActionParseError(MahjongError):
+    """Text or JSON could not be read as an action; the message says why."""
+
+
+class ActionKind(StrEnum):
+    """The kinds of action; the values are the stable text and JSON names."""
+
+    WIN = "win"
+    CONCEALED_KONG = "concealed_kong"
+    ADDED_KONG = "added_kong"
+    KONG = "kong"  # exposed kong on a discard (明槓)
+    PUNG = "pung"
+    CHOW = "chow"
+    DISCARD = "discard"
+    PASS = "pass"
+
+
+_ORDER = {kind: i for i, kind in enumerate(ActionKind)}
+_WITH_TILE = frozenset({ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG, ActionKind.DISCARD})
+CLAIM_KINDS = frozenset({ActionKind.WIN, ActionKind.KONG, ActionKind.PUNG, ActionKind.CHOW})
+"""Kinds that answer another seat's discard (besides pass)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision. ``tile`` is set for discards and own-turn kongs; ``tiles`` holds the
+    two tiles a chow takes from the claimer's hand (lowest first). Use the constructors
+    (:meth:`discard`, :meth:`chow`, ...) or the module constants, which return the
+    interned values."""
+
+    kind: ActionKind
+    tile: Tile | None = None
+    tiles: tuple[Tile, Tile] | None = None
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """The position of this action in a legal list."""
+        if self.kind is ActionKind.CHOW:
+            assert self.tiles is not None
+            return (_ORDER[self.kind], self.tiles[0] * KIND_COUNT + self.tiles[1])
+        return (_ORDER[self.kind], -1 if self.tile is None else int(self.tile))
+
+    @staticmethod
+    def discard(tile: int) -> Action:
+        """Discard one tile of kind ``tile``."""
+        return _DISCARDS[tile]
+
+    @staticmethod
+    def concealed_kong(tile: int) -> Action:
+        """Declare four concealed ``tile`` as a kong (R8)."""
+        return _CONCEALED_KONGS[tile]
+
+    @staticmethod
+    def added_kong(tile: int) -> Action:
+        """Add a concealed ``tile`` to one's own pung (R8)."""
+        return _ADDED_KONGS[tile]
+
+    @staticmethod
+    def chow(a: int, b: int) -> Action:
+        """Chow the pending discard with own tiles ``a`` and ``b`` (any order)."""
+        key = (a, b) if a < b else (b, a)
+        action = _CHOWS.get(key)
+        if action is None:
+            raise ActionParseError(f"{Tile(a)} and {Tile(b)} cannot make a chow with a third tile")
+        return action
+
+    def __str__(self) -> str:
+        if self.tiles is not None:
+            return f"{self.kind.value} {self.tiles[0]} {self.tiles[1]}"
+        if self.tile is not None:
+            return f"{self.kind.value} {self.tile}"
+        return self.kind.value
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict, for example ``{"type": "discard", "tile": "5m"}``."""
+        out: dict[str, Any] = {"type": self.kind.value}
+        if self.tile is not None:
+            out["tile"] = str(self.tile)
+        if self.tiles is not None:
+            out["tiles"] = [str(t) for t in self.tiles]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Action:
+        """Read the dict form; raise :class:`ActionParseError`."""
+        if not isinstance(data, Mapping):
+            raise ActionParseError(f"an action is a JSON object, not {data!r}")
+        kind = _kind(data.get("type"))
+        tile, tiles = data.get("tile"), data.get("tiles")
+        if kind is ActionKind.CHOW:
+            if not isinstance(tiles, list | tuple) or len(tiles) != 2 or tile is not None:
+                raise ActionParseError(f"{dict(data)!r}: a chow names two tiles in 'tiles'")
+            return cls.chow(_tile(tiles[0]), _tile(tiles[1]))
+        if tiles is not None:
+            raise ActionParseError(f"{dict(data)!r}: only a chow has 'tiles'")
+        return _build(kind, tile, data)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the text form (``discard 5m``, ``chow 4m 6m``, ``pung``, ``win``...)."""
+        words = text.split()
+        if not words:
+            raise ActionParseError("an empty line is not an action")
+        kind = _kind(words[0])
+        if kind is ActionKind.CHOW:
+            if len(words) != 3:
+                raise ActionParseError(f"{text!r}: write a chow as 'chow 4m 6m'")
+            return cls.chow(_tile(words[1]), _tile(words[2]))
+        if len(words) > 2:
+            raise ActionParseError(f"{text!r}: too many words")
+        return _build(kind, words[1] if len(words) == 2 else None, text)
+
+
+def _kind(value: Any) -> ActionKind:
+    try:
+        return ActionKind(value)
+    except ValueError:
+        names = ", ".join(k.value for k in ActionKind)
+        raise ActionParseError(f"{value!r} is not an action type ({names})") from None
+
+
+def _tile(value: Any) -> Tile:
+    if not isinstance(value, str):
+        raise ActionParseError(f"{value!r} is not a tile in text form such as '5m'")
+    try:
+        return Tile.parse(value)
+    except TileParseError as exc:
+        raise ActionParseError(str(exc)) from None
+
+
+def _build(kind: ActionKind, tile: Any, source: Any) -> Action:
+    if kind in _WITH_TILE:
+        if tile is None:
+            raise ActionParseError(f"{source!r}: {kind.value} needs a tile")
+        table = {
+            ActionKind.DISCARD: _DISCARDS,
+            ActionKind.CONCEALED_KONG: _CONCEALED_KONGS,
+            ActionKind.ADDED_KONG: _ADDED_KONGS,
+        }[kind]
+        return table[_tile(tile)]
+    if tile is not None:
+        raise ActionParseError(f"{source!r}: {kind.value} takes no tile")
+    return _SIMPLE[kind]
+
+
+_DISCARDS: tuple[Action, ...] = tuple(Action(ActionKind.DISCARD, Tile(k)) for k in range(34))
+_CONCEALED_KONGS: tuple[Action, ...] = tuple(
+    Action(ActionKind.CONCEALED_KONG, Tile(k)) for k in range(34)
+)
+_ADDED_KONGS: tuple[Action, ...] = tuple(Action(ActionKind.ADDED_KONG, Tile(k)) for k in range(34))
+_CHOWS: dict[tuple[int, int], Action] = {
+    (a, a + d): Action(ActionKind.CHOW, tiles=(Tile(a), Tile(a + d)))
+    for a in range(27)
+    for d in (1, 2)
+    if a % 9 + d <= 8
+}
+_SIMPLE: dict[ActionKind, Action] = {
+    k: Action(k) for k in (ActionKind.WIN, ActionKind.KONG, ActionKind.PUNG, ActionKind.PASS)
+}
+
+WIN = _SIMPLE[ActionKind.WIN]
+KONG = _SIMPLE[ActionKind.KONG]
+PUNG = _SIMPLE[ActionKind.PUNG]
+PASS = _SIMPLE[ActionKind.PASS]
+DISCARD = _DISCARDS
+"""``DISCARD[k]`` is the interned discard of kind ``k``."""
+CONCEALED_KONG = _CONCEALED_KONGS
+ADDED_KONG = _ADDED_KONGS
+CHOW = _CHOWS
+"""``CHOW[(a, b)]`` (``a < b``) is the interned chow with own tiles ``a`` and ``b``."""

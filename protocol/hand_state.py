@@ -1,0 +1,414 @@
+"""The referee of one hand: a sans-I/O state machine under the tournament rules.
+
+:class:`HandState` holds the wall, one :class:`~protocol.view.PublicState` and one
+:class:`~protocol.view.OwnState` per seat, and changes them only by emitting events
+(through :func:`~protocol.view.apply_public` / :func:`~protocol.view.apply_own`, the code
+a client mirror runs). At every moment :meth:`HandState.pending` says which seats must
+decide and gives each its exact legal actions (:func:`protocol.rules.legal_actions`);
+:meth:`HandState.apply` takes one decision, or raises :class:`IllegalActionError` with the
+reason and changes nothing. Claims on a discard are collected from every eligible seat
+before they are resolved by priority (R5).
+
+>>> from protocol.actions import Action
+>>> hand = HandState.new(seed=1, dealer=0)
+>>> list(hand.pending())  # the dealer holds 17 tiles and acts first (R1)
+[0]
+>>> drawn = hand.drawn_tile(0)
+>>> [type(e).__name__ for e in hand.apply(0, Action.discard(drawn))][:1]
+['Discard']
+>>> hand.is_over
+False
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+
+from protocol.actions import PASS, PUNG, WIN, Action, ActionKind
+from protocol.errors import MahjongError
+from protocol.events import (
+    AddedKong,
+    Chow,
+    ConcealedKong,
+    Deal,
+    Declined,
+    Discard,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    ExposedKong,
+    FourWindsAbort,
+    HandEnd,
+    HandResult,
+    HandStart,
+    Pung,
+    Win,
+    project,
+)
+from protocol.melds import Meld, MeldKind
+from protocol.rules import claim_actions, turn_actions, why_illegal
+from protocol.scoring import ScoreResult, WinSituation, score_win
+from protocol.tiles import KIND_COUNT, Tile
+from protocol.view import (
+    CLAIMS,
+    OVER,
+    OwnState,
+    PublicState,
+    SeatView,
+    apply_own,
+    apply_public,
+)
+from protocol.wall import DEALER_TILES, HAND_TILES, Wall, shuffled_wall
+
+__all__ = [
+    "HandOverError",
+    "HandState",
+    "IllegalActionError",
+    "NotPendingError",
+    "Scorer",
+]
+
+Scorer = Callable[[WinSituation], ScoreResult]
+"""What scores a win; :func:`protocol.scoring.score_win` unless told otherwise."""
+
+_TILES: tuple[Tile, ...] = tuple(Tile)
+_WINDS = frozenset({Tile.E, Tile.S, Tile.W, Tile.N})
+_NO_PENDING: Mapping[int, tuple[Action, ...]] = MappingProxyType({})
+
+
+class IllegalActionError(MahjongError):
+    """An action that is not among the seat's legal actions. The state is unchanged.
+
+    ``seat``, ``action``, ``legal`` (the seat's legal actions, possibly empty) and
+    ``reason`` (a short text citing the ruling) say what was refused and why."""
+
+    def __init__(self, seat: int, action: object, legal: Sequence[Action], reason: str) -> None:
+        self.seat = seat
+        self.action = action
+        self.legal = tuple(legal)
+        self.reason = reason
+        shown = ", ".join(str(a) for a in legal) or "none"
+        super().__init__(f"seat {seat} may not {action}: {reason} (legal: {shown})")
+
+
+class NotPendingError(IllegalActionError):
+    """The seat has nothing to decide now (not its turn, no claim, or already decided)."""
+
+
+class HandOverError(NotPendingError):
+    """The hand is over; nobody decides anything."""
+
+
+class HandState:
+    """One hand from the deal to its end. Build it with :meth:`new`."""
+
+    __slots__ = (
+        "_claims",
+        "_decisions",
+        "_pending",
+        "events",
+        "owns",
+        "public",
+        "scorer",
+        "wall",
+    )
+
+    def __init__(self, wall: Wall, scorer: Scorer) -> None:
+        self.wall = wall
+        self.scorer = scorer
+        self.public = PublicState()
+        self.owns = [OwnState(s) for s in range(4)]
+        self.events: list[Event] = []
+        """Every event so far, with all information (see :meth:`projected_events`)."""
+        self._pending: dict[int, tuple[Action, ...]] = {}
+        self._claims: dict[int, tuple[Action, ...]] = {}
+        self._decisions: dict[int, Action] = {}
+
+    @classmethod
+    def new(
+        cls,
+        wall: Sequence[int] | None = None,
+        dealer: int = 0,
+        round_wind: int = Tile.E,
+        *,
+        seed: int | None = None,
+        hand_no: int = 0,
+        scores: Sequence[int] = (0, 0, 0, 0),
+        scorer: Scorer = score_win,
+    ) -> HandState:
+        """Deal a hand from an explicit ``wall`` (136 tiles, front first) or from the wall
+        of ``seed`` (R1), and stop at the first decision (the dealer's, on 17 tiles)."""
+        if (wall is None) == (seed is None):
+            raise ValueError("give exactly one of wall and seed")
+        if dealer not in range(4):
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        if round_wind not in _WINDS:
+            raise ValueError(f"round wind must be E, S, W or N, not {round_wind!r}")
+        hand = cls(Wall(shuffled_wall(seed) if wall is None else wall), scorer)  # type: ignore[arg-type]
+        hand._deal(hand_no, dealer, Tile(round_wind), tuple(scores))
+        return hand
+
+    # --- queries -----------------------------------------------------------------------
+
+    def pending(self) -> Mapping[int, tuple[Action, ...]]:
+        """The seats that must decide now, each with its legal actions (read-only)."""
+        return MappingProxyType(self._pending) if self._pending else _NO_PENDING
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """``seat``'s legal actions now (empty if it has nothing to decide)."""
+        return self._pending.get(seat, ())
+
+    @property
+    def is_over(self) -> bool:
+        return self.public.phase == OVER
+
+    @property
+    def result(self) -> HandResult | None:
+        """How the hand ended, once it has."""
+        return self.public.result
+
+    @property
+    def dealer(self) -> int:
+        return self.public.dealer
+
+    def drawn_tile(self, seat: int) -> Tile | None:
+        """The tile ``seat`` just drew, while it acts after a draw (R17 defaults)."""
+        drawn = self.owns[seat].drawn
+        return None if drawn is None else _TILES[drawn]
+
+    def view(self, seat: int) -> SeatView:
+        """A copy of ``seat``'s knowledge: equal to the view rebuilt from its projection."""
+        view = SeatView(seat, copy.deepcopy(self.public))
+        view.own = copy.deepcopy(self.owns[seat])
+        return view
+
+    def projected_events(self, seat: int) -> list[Event]:
+        """The events as ``seat`` may see them (:func:`protocol.events.project`)."""
+        out = []
+        for ev in self.events:
+            seen = project(ev, seat)
+            if seen is not None:
+                out.append(seen)
+        return out
+
+    def tiles_in_play(self) -> list[int]:
+        """How many tiles of each kind are in the wall, hands, melds and rivers: always
+        four of each (a consistency check for tests)."""
+        counts = [0] * KIND_COUNT
+        for t in self.wall.tiles[self.wall.front : self.wall.back]:
+            counts[t] += 1
+        for own in self.owns:
+            for k in range(KIND_COUNT):
+                counts[k] += own.counts[k]
+            for k in own.concealed_kongs:
+                counts[k] += 4
+        for seat in range(4):
+            for t in self.public.rivers[seat]:
+                counts[t] += 1
+            for m in self.public.melds[seat]:
+                for t in m.tiles:
+                    counts[t] += 1
+                if m.called is not None:
+                    counts[m.called] -= 1  # the claimed tile is also in a river
+        return counts
+
+    # --- the one mutator ---------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Take ``seat``'s decision and return the events it caused. Raises
+        :class:`IllegalActionError` (state untouched) unless ``action`` is legal now."""
+        legal = self._pending.get(seat)
+        if legal is None or action not in legal:
+            raise self._refusal(seat, action)
+        start = len(self.events)
+        if self.public.phase == CLAIMS:
+            self._decide(seat, action)
+        else:
+            self._act(seat, action, legal)
+        return self.events[start:]
+
+    # --- internals ---------------------------------------------------------------------
+
+    def _emit(self, ev: Event) -> None:
+        self.events.append(ev)
+        apply_public(self.public, ev)
+        seat = ev.seat
+        if seat is None:
+            for own in self.owns:
+                apply_own(own, ev)
+        else:
+            apply_own(self.owns[seat], ev)
+
+    def _deal(self, hand_no: int, dealer: int, round_wind: Tile, scores: tuple) -> None:
+        self._emit(HandStart(hand_no, dealer, round_wind, scores))
+        for i in range(4):
+            seat = (dealer + i) % 4
+            n = DEALER_TILES if i == 0 else HAND_TILES
+            tiles = tuple(_TILES[t] for t in self.wall.take(n))
+            self._emit(Deal(seat, n, tiles))
+        self._open_turn()
+
+    def _open_turn(self) -> None:
+        seat = self.public.turn
+        self._pending = {seat: turn_actions(self.owns[seat], self.public)}
+
+    def _draw(self, seat: int) -> None:
+        self._emit(Draw(seat, False, _TILES[self.wall.draw()]))
+        self._open_turn()
+
+    def _replace(self, seat: int) -> None:
+        """Every kong draws its replacement from the back (R8)."""
+        self._emit(Draw(seat, True, _TILES[self.wall.draw_replacement()]))
+        self._open_turn()
+
+    def _act(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
+        kind = action.kind
+        if kind is ActionKind.DISCARD:
+            self._emit(Discard(seat, action.tile))  # type: ignore[arg-type]
+            self._after_discard(seat, action.tile)  # type: ignore[arg-type]
+        elif kind is ActionKind.WIN:
+            self._win(seat, self.owns[seat].drawn, None)  # type: ignore[arg-type]
+        elif kind is ActionKind.CONCEALED_KONG:
+            if legal[0] is WIN:  # R9: a concealed kong instead of a win is a passed win
+                drawn = self.owns[seat].drawn
+                self._emit(Declined(seat, _TILES[drawn], True, False))  # type: ignore[index]
+            self._emit(ConcealedKong(seat, action.tile))
+            self._replace(seat)
+        else:  # added kong: completes at once, nobody may rob it (R8)
+            self._emit(AddedKong(seat, action.tile))  # type: ignore[arg-type]
+            self._replace(seat)
+
+    def _after_discard(self, seat: int, tile: Tile) -> None:
+        pub = self.public
+        opening = pub.opening_discards
+        if (
+            pub.first_round and len(opening) == 4 and tile in _WINDS and opening.count(tile) == 4
+        ):  # R4: four winds, drawn at once; nobody may claim the fourth
+            self._emit(FourWindsAbort())
+            self._end(HandResult("four_winds"))
+            return
+        claims = {}
+        for other in ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4):
+            options = claim_actions(self.owns[other], pub)
+            if options:
+                claims[other] = options
+        if claims:
+            self._claims = claims
+            self._decisions = {}
+            self._pending = dict(claims)
+        else:
+            self._no_claim(seat)
+
+    def _no_claim(self, discarder: int) -> None:
+        if self.public.drawable <= 0:  # R2: nobody won the last discard
+            self._emit(ExhaustiveDraw())
+            self._end(HandResult("exhaustive_draw"))
+        else:
+            self._draw((discarder + 1) % 4)
+
+    def _decide(self, seat: int, action: Action) -> None:
+        self._decisions[seat] = action
+        del self._pending[seat]
+        if not self._pending:
+            self._resolve()
+
+    def _resolve(self) -> None:
+        """R5: win beats pung/kong beats chow; of several winners the first from the
+        discarder's next seat wins. Choices that lose are void."""
+        pub = self.public
+        discarder, tile = pub.turn, _TILES[pub.pending_tile]  # type: ignore[index]
+        decisions, claims = self._decisions, self._claims
+        order = ((discarder + 1) % 4, (discarder + 2) % 4, (discarder + 3) % 4)
+        for s in order:
+            if decisions.get(s) is WIN:
+                self._win(s, tile, discarder)
+                return
+        taker = None
+        for s in order:
+            chosen = decisions.get(s)
+            if chosen is not None and chosen.kind in (ActionKind.PUNG, ActionKind.KONG):
+                taker = s
+        if taker is None and decisions.get(order[0], PASS).kind is ActionKind.CHOW:
+            taker = order[0]
+        for s in order:  # R9: passed wins and passed pungs
+            options = claims.get(s)
+            if options is None:
+                continue
+            chosen = decisions[s]
+            could_pung = PUNG in options and chosen.kind not in (ActionKind.PUNG, ActionKind.KONG)
+            if options[0] is WIN or could_pung:
+                self._emit(Declined(s, tile, options[0] is WIN, could_pung))
+        self._claims, self._decisions = {}, {}
+        if taker is None:
+            self._no_claim(discarder)
+            return
+        chosen = decisions[taker]
+        if chosen.kind is ActionKind.KONG:
+            self._emit(ExposedKong(taker, tile, discarder))
+            self._replace(taker)
+            return
+        if chosen.kind is ActionKind.PUNG:
+            self._emit(Pung(taker, tile, discarder))
+        else:
+            self._emit(Chow(taker, tile, chosen.tiles, discarder))  # type: ignore[arg-type]
+        self._open_turn()
+
+    def situation(self, seat: int, tile: int, discarder: int | None) -> WinSituation:
+        """The :class:`~protocol.scoring.WinSituation` of ``seat`` winning on ``tile`` now,
+        with every flag derived from play (R2, R10, kong replacement)."""
+        pub, own = self.public, self.owns[seat]
+        counts = list(own.counts)
+        if discarder is not None:
+            counts[tile] += 1
+        concealed = tuple(_TILES[k] for k in range(KIND_COUNT) for _ in range(counts[k]))
+        melds = tuple(pub.melds[seat]) + tuple(
+            Meld(MeldKind.CONCEALED_KONG, _TILES[k]) for k in own.concealed_kongs
+        )
+        self_draw = discarder is None
+        return WinSituation(
+            concealed=concealed,
+            melds=melds,
+            win_tile=_TILES[tile],
+            winner=seat,
+            discarder=discarder,
+            dealer=pub.dealer,
+            round_wind=_TILES[pub.round_wind],
+            last_tile=self_draw and pub.drawable == 0,
+            last_discard=not self_draw and pub.drawable <= 0,
+            kong_replacement=self_draw and pub.drew_replacement,
+            first_go_round=pub.first_round and not pub.discarded[seat],
+        )
+
+    def _win(self, seat: int, tile: int, discarder: int | None) -> None:
+        situation = self.situation(seat, tile, discarder)
+        score = self.scorer(situation)
+        self._emit(Win(seat, _TILES[tile], discarder, situation.concealed, situation.melds))
+        result = HandResult(
+            "win", tuple(score.payments), seat, discarder, _TILES[tile], score.to_json()
+        )
+        self._end(result)
+
+    def _end(self, result: HandResult) -> None:
+        scores = tuple(s + p for s, p in zip(self.public.scores, result.payments, strict=True))
+        self._emit(HandEnd(result, scores))
+        self._pending = {}
+        self._claims, self._decisions = {}, {}
+
+    def _refusal(self, seat: object, action: object) -> IllegalActionError:
+        if not isinstance(seat, int) or not 0 <= seat <= 3:
+            return NotPendingError(seat, action, (), f"there is no seat {seat!r} (0..3)")  # type: ignore[arg-type]
+        legal = self._pending.get(seat, ())
+        if self.public.phase == OVER:
+            return HandOverError(seat, action, (), "the hand is over")
+        if not isinstance(action, Action):
+            return IllegalActionError(seat, action, legal, "not an Action")
+        if seat in self._decisions:
+            return NotPendingError(seat, action, (), "you have already decided on this discard")
+        reason = why_illegal(self.owns[seat], self.public, action)
+        if not legal:
+            if self.public.phase == CLAIMS and self.public.turn != seat:
+                reason = f"you have no claim on this discard ({reason})"
+            return NotPendingError(seat, action, (), reason)
+        return IllegalActionError(seat, action, legal, reason)
