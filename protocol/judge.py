@@ -1,0 +1,256 @@
+"""Scenario judge: play a scripted hand on the referee and print what happened as JSON.
+
+Usage: ``python -m protocol.judge SCENARIO.json [--seat N]``. The format is documented in
+``docs/SCENARIOS.md``. Exit status: 0 when the script played through (and its checks, if
+any, held); 1 when an action was illegal (the output names the step, the action, the
+legal alternatives and the reason); 2 when the scenario file is malformed; 3 when a check
+in the scenario (``expect_pending`` steps or the top-level ``expect``) did not hold.
+
+>>> report = run_scenario({"dealer": 0, "round_wind": "E", "wall_seed": 3,
+...                        "actions": [{"seat": 0, "action": "win"}]})
+>>> report.error["reason"]
+'the hand is not five sets and a pair'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol.actions import PASS, Action, ActionKind, ActionParseError
+from protocol.errors import MahjongError
+from protocol.events import Event
+from protocol.hand_state import HandState, IllegalActionError
+from protocol.tiles import Tile, parse_tiles
+from protocol.view import CLAIMS
+from protocol.wall import build_wall, shuffled_wall
+
+__all__ = ["JudgeReport", "ScenarioError", "main", "result_json", "run_scenario"]
+
+_CLAIMS = frozenset(
+    {ActionKind.WIN, ActionKind.KONG, ActionKind.PUNG, ActionKind.CHOW, ActionKind.PASS}
+)
+
+
+class ScenarioError(MahjongError):
+    """The scenario file is malformed (not an illegal action: that is a report)."""
+
+
+@dataclass
+class JudgeReport:
+    """What a scenario did: the hand (as far as it got), the illegal action that stopped
+    it if any, and the checks of the scenario that failed."""
+
+    hand: HandState
+    error: dict[str, Any] | None = None
+    failures: list[str] = field(default_factory=list)
+
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        events = self.hand.events if seat is None else self.hand.projected_events(seat)
+        out: dict[str, Any] = {
+            "events": [e.to_json() for e in events],
+            "result": result_json(self.hand),
+        }
+        if self.error is not None:
+            out["error"] = self.error
+        if self.failures:
+            out["failures"] = self.failures
+        return out
+
+
+def result_json(hand: HandState) -> dict[str, Any] | None:
+    """The hand's result, flat: outcome, winner, discarder, win tile, split, items, total
+    tai and payments for a win; outcome and zero payments for a draw; ``None`` if the hand
+    is not over."""
+    result = hand.result
+    if result is None:
+        return None
+    out = result.to_json()
+    score = out.pop("score", None)
+    if score:
+        out.update({k: v for k, v in score.items() if k != "payments"})
+    return out
+
+
+def _tiles(value: Any, what: str) -> list[int]:
+    try:
+        if isinstance(value, str):
+            return [int(t) for t in parse_tiles(value, check_counts=False)]
+        if isinstance(value, list):
+            return [int(Tile.parse(t)) for t in value]
+    except MahjongError as exc:
+        raise ScenarioError(f"{what}: {exc}") from None
+    raise ScenarioError(f"{what}: expected tiles as text or a list, got {value!r}")
+
+
+def _new_hand(data: Mapping[str, Any]) -> HandState:
+    try:
+        dealer = int(data.get("dealer", 0))
+        round_wind = Tile.parse(str(data.get("round_wind", "E")))
+    except (TypeError, ValueError) as exc:
+        raise ScenarioError(f"dealer / round_wind: {exc}") from None
+    sources = [k for k in ("wall", "hands", "wall_seed") if k in data]
+    if len(sources) != 1:
+        raise ScenarioError("give exactly one of 'wall', 'hands' or 'wall_seed'")
+    try:
+        if "wall" in data:
+            wall = tuple(_tiles(data["wall"], "wall"))
+        elif "hands" in data:
+            hands = data["hands"]
+            if not isinstance(hands, list) or len(hands) != 4:
+                raise ScenarioError("'hands' lists the four seats' starting tiles")
+            wall = build_wall(
+                dealer,
+                [_tiles(h, f"hands[{i}]") for i, h in enumerate(hands)],
+                _tiles(data.get("draws", []), "draws"),
+                _tiles(data.get("replacements", []), "replacements"),
+            )
+        else:
+            wall = shuffled_wall(int(data["wall_seed"]))
+        return HandState.new(wall, dealer, round_wind)
+    except ScenarioError:
+        raise
+    except (MahjongError, ValueError) as exc:
+        raise ScenarioError(str(exc)) from None
+
+
+def _action(step: int, entry: Any) -> tuple[int, Action]:
+    if not isinstance(entry, Mapping) or "seat" not in entry or "action" not in entry:
+        raise ScenarioError(f"step {step}: expected {{'seat': N, 'action': ...}}, got {entry!r}")
+    raw = entry["action"]
+    try:
+        action = Action.parse(raw) if isinstance(raw, str) else Action.from_json(raw)
+    except ActionParseError as exc:
+        raise ScenarioError(f"step {step}: {exc}") from None
+    seat = entry["seat"]
+    if not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise ScenarioError(f"step {step}: seat must be 0..3, got {seat!r}")
+    return seat, action
+
+
+def _pass_open_claims(hand: HandState) -> None:
+    """Every seat that may still claim the pending discard passes."""
+    if hand.public.phase == CLAIMS:
+        for seat in list(hand.pending()):
+            hand.apply(seat, PASS)
+
+
+def _check_pending(step: int, hand: HandState, spec: Any) -> list[str]:
+    if not isinstance(spec, Mapping):
+        raise ScenarioError(f"step {step}: expect_pending maps seats to actions")
+    failures = []
+    pending = hand.pending()
+    for key, want in spec.items():
+        seat = int(key)
+        got = [str(a) for a in pending.get(seat, ())]
+        if isinstance(want, list):
+            if got != want:
+                failures.append(f"step {step}: seat {seat} legal {got}, expected {want}")
+            continue
+        for text in want.get("has", []):
+            if text not in got:
+                failures.append(f"step {step}: seat {seat} lacks {text!r} (legal {got})")
+        for text in want.get("lacks", []):
+            if text in got:
+                failures.append(f"step {step}: seat {seat} may {text!r} (legal {got})")
+    return failures
+
+
+def _check_expect(report: JudgeReport, expect: Mapping[str, Any]) -> None:
+    want_error = expect.get("error")
+    if want_error is None and report.error is not None:
+        return  # an unexpected illegal action is already the report's verdict
+    if want_error is not None:
+        got = report.error
+        if got is None:
+            report.failures.append(f"expected an illegal action at step {want_error['step']}")
+        elif got["step"] != want_error["step"] or want_error.get("reason", "") not in got["reason"]:
+            report.failures.append(f"expected error {want_error}, got {got}")
+    want_result = expect.get("result")
+    if want_result is not None:
+        got_result = result_json(report.hand) or {}
+        for key, value in want_result.items():
+            if key == "items":
+                names = {i["name"]: i["tai"] for i in got_result.get("items", [])}
+                if names != value:
+                    report.failures.append(f"result items {names}, expected {value}")
+            elif got_result.get(key) != value:
+                report.failures.append(
+                    f"result {key} = {got_result.get(key)!r}, expected {value!r}"
+                )
+
+
+def run_scenario(data: Mapping[str, Any]) -> JudgeReport:
+    """Play a scenario (a parsed JSON object); raise :class:`ScenarioError` if malformed."""
+    if not isinstance(data, Mapping):
+        raise ScenarioError("a scenario is a JSON object")
+    report = JudgeReport(_new_hand(data))
+    hand = report.hand
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise ScenarioError("'actions' is a list")
+    for step, entry in enumerate(actions):
+        if isinstance(entry, Mapping) and "expect_pending" in entry:
+            report.failures += _check_pending(step, hand, entry["expect_pending"])
+            continue
+        seat, action = _action(step, entry)
+        if not (action.kind in _CLAIMS and seat in hand.pending() and hand.public.phase == CLAIMS):
+            _pass_open_claims(hand)
+        try:
+            hand.apply(seat, action)
+        except IllegalActionError as exc:
+            report.error = {
+                "step": step,
+                "seat": seat,
+                "action": action.to_json(),
+                "legal": [a.to_json() for a in exc.legal],
+                "pending": {str(s): [str(a) for a in acts] for s, acts in hand.pending().items()},
+                "reason": exc.reason,
+            }
+            break
+    else:
+        _pass_open_claims(hand)
+    _check_expect(report, data.get("expect", {}))
+    return report
+
+
+def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [e.to_json() for e in events]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m protocol.judge", description=__doc__)
+    parser.add_argument("scenario", help="scenario JSON file (see docs/SCENARIOS.md)")
+    parser.add_argument("--seat", type=int, choices=range(4), help="print this seat's view")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.scenario, encoding="utf-8") as f:
+            data = json.load(f)
+        report = run_scenario(data)
+    except (OSError, json.JSONDecodeError, ScenarioError) as exc:
+        print(f"judge: {args.scenario}: {exc}", file=sys.stderr)
+        return 2
+    json.dump(report.to_json(args.seat), sys.stdout, ensure_ascii=False, indent=1)
+    print()
+    if report.error is not None:
+        e = report.error
+        print(
+            f"judge: step {e['step']}: seat {e['seat']} may not {Action.from_json(e['action'])}:"
+            f" {e['reason']}",
+            file=sys.stderr,
+        )
+        return 1
+    if report.failures:
+        for failure in report.failures:
+            print(f"judge: check failed: {failure}", file=sys.stderr)
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
