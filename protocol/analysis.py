@@ -1,102 +1,291 @@
-"""Hand analysis (PROVISIONAL slow version; the table-driven one replaces the internals).
+"""Hand analysis: win check, shanten, waits and tile efficiency (standard shape only).
 
-Public contract (stable): counts are lists of 34 ints.
+Under these rules a hand wins only as sets plus one pair: five sets for the full 17
+tiles, one set fewer per declared meld. Seven pairs and thirteen orphans do not exist.
+
+Each function comes twice:
+
+* a friendly form taking tiles as text or as an iterable of kinds, validating sizes and
+  copies, and returning :class:`~protocol.tiles.Tile` values;
+* a fast ``*_counts`` form taking a count vector (a list of 34 ints) and trusting it;
+  the referee and the bots call these thousands of times per decision.
+
+>>> is_winning("111122233344m 567p 99s")
+True
+>>> shanten("123m 456p 789s 11s 23s EE C F")
+1
+>>> [str(t) for t in waits("1234444m")]  # 4m is held four times: not a wait (R12)
+['1m']
+>>> best = tile_efficiency("123m 456p 789s 11s 23s EE C F")[0]
+>>> str(best.discard), best.shanten, [str(t) for t in best.accepts]
+('C', 1, ['1s', '2s', '3s', '4s', 'E', 'F'])
+
+Shanten is the number of tiles a hand lacks to be waiting: 0 when waiting (or, for a
+3n+2 hand, waiting after the right discard), -1 when complete. It is computed exactly as
+"tiles to swap to complete the hand, minus one", never counting a fifth copy of a kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from dataclasses import dataclass
 
+from protocol.errors import TileCountError
+from protocol.melds import Meld
+from protocol.shapes import GROUP, POWER, distance, encode, win_codes
 from protocol.tiles import KIND_COUNT, Tile, parse_tiles, tiles_to_counts
 
+__all__ = [
+    "DiscardOption",
+    "efficiency_counts",
+    "improvements_counts",
+    "is_winning",
+    "is_winning_counts",
+    "shanten",
+    "shanten_counts",
+    "tile_efficiency",
+    "waits",
+    "waits_counts",
+]
 
-def _sets_only(c: list[int], i: int = 0) -> bool:
-    while i < KIND_COUNT and c[i] == 0:
-        i += 1
-    if i == KIND_COUNT:
-        return True
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _sets_only(c, i)
-        c[i] += 3
-        if ok:
-            return True
-    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        ok = _sets_only(c, i)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
-        return ok
-    return False
+_SUIT_WIN, _HONOR_WIN = win_codes()
+HandInput = str | Iterable[int]
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One possible discard of a 3n+2 hand and what it leaves.
+
+    ``accepts`` are the kinds that would lower ``shanten`` if drawn next, and
+    ``unseen[i]`` is how many copies of ``accepts[i]`` the player has not seen.
+    """
+
+    discard: Tile
+    shanten: int
+    accepts: tuple[Tile, ...]
+    unseen: tuple[int, ...]
+
+    @property
+    def total_unseen(self) -> int:
+        """All unseen copies of every accepted kind: the usual measure of a discard."""
+        return sum(self.unseen)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "discard": str(self.discard),
+            "shanten": self.shanten,
+            "accepts": {str(t): n for t, n in zip(self.accepts, self.unseen, strict=True)},
+            "total_unseen": self.total_unseen,
+        }
+
+
+# --- fast forms on count vectors -----------------------------------------------------
 
 
 def is_winning_counts(counts: Sequence[int]) -> bool:
-    c = list(counts)
-    if sum(c) % 3 != 2:
+    """Whether 34 counts (3n+2 tiles) form sets plus one pair. About a microsecond.
+
+    Groups are checked one at a time so that most non-winning hands stop early.
+    """
+    c = counts
+    w = _SUIT_WIN
+    a = w[
+        c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
+        + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8]
+    ]  # fmt: skip
+    if a > 1:
         return False
-    for k in range(KIND_COUNT):
-        if c[k] >= 2:
-            c[k] -= 2
-            ok = _sets_only(c)
-            c[k] += 2
-            if ok:
-                return True
-    return False
-
-
-def waits_counts(counts: Sequence[int], meld_tiles: Iterable[int] = ()) -> list[int]:
-    held = list(counts)
-    for t in meld_tiles:
-        held[t] += 1
-    c = list(counts)
-    out = []
-    for k in range(KIND_COUNT):
-        if held[k] >= 4:
-            continue
-        c[k] += 1
-        if is_winning_counts(c):
-            out.append(k)
-        c[k] -= 1
-    return out
-
-
-@lru_cache(maxsize=None)
-def _shanten_key(key: tuple[int, ...]) -> int:
-    c = list(key)
-    n = sum(c)
-    if n % 3 == 2 and is_winning_counts(c):
-        return -1
-    if n % 3 == 1:
-        return min(_shanten_key(tuple(c[:k] + [c[k] + 1] + c[k + 1 :])) for k in range(34) if c[k] < 4) + 1
-    best = 99
-    for k in range(34):
-        if c[k]:
-            c[k] -= 1
-            best = min(best, _shanten_key(tuple(c)))
-            c[k] += 1
-    return best
+    a += w[
+        c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13]
+        + 3125 * c[14] + 15625 * c[15] + 78125 * c[16] + 390625 * c[17]
+    ]  # fmt: skip
+    if a > 1:
+        return False
+    a += w[
+        c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22]
+        + 3125 * c[23] + 15625 * c[24] + 78125 * c[25] + 390625 * c[26]
+    ]  # fmt: skip
+    if a > 1:
+        return False
+    return (
+        a + _HONOR_WIN[
+            c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33]
+        ]
+        == 1
+    )  # fmt: skip
 
 
 def shanten_counts(counts: Sequence[int]) -> int:
-    return _shanten_key(tuple(counts))
+    """Shanten of 34 counts holding 3n+1 or 3n+2 tiles (n sets and a pair wanted)."""
+    return distance(encode(counts), sum(counts) // 3) - 1
 
 
-def _counts(tiles: str | Iterable[int]) -> list[int]:
-    return tiles_to_counts(parse_tiles(tiles) if isinstance(tiles, str) else tiles)
+def waits_counts(counts: Sequence[int], meld_tiles: Iterable[int] = ()) -> list[int]:
+    """Winning kinds of a 3n+1 hand, leaving out kinds held four times (RULINGS R12).
+
+    ``meld_tiles`` are the tiles of the player's own melds, which count as held.
+    """
+    keys = encode(counts)
+    held = list(counts)
+    for t in meld_tiles:
+        held[t] += 1
+    codes = [_SUIT_WIN[keys[0]], _SUIT_WIN[keys[1]], _SUIT_WIN[keys[2]], _HONOR_WIN[keys[3]]]
+    total = sum(codes)
+    out = []
+    for t in range(KIND_COUNT):
+        if held[t] >= 4:
+            continue
+        g = GROUP[t]
+        rest = total - codes[g]
+        if rest > 1:
+            continue
+        table = _HONOR_WIN if g == 3 else _SUIT_WIN
+        if rest + table[keys[g] + POWER[t]] == 1:
+            out.append(t)
+    return out
 
 
-def is_winning(tiles: str | Iterable[int], melds: Sequence = ()) -> bool:
-    return is_winning_counts(_counts(tiles))
+def efficiency_counts(
+    counts: Sequence[int], visible: Sequence[int] | None = None
+) -> list[DiscardOption]:
+    """Every distinct discard of a 3n+2 hand with its shanten and accepted kinds.
+
+    ``visible`` counts the tiles seen outside this concealed hand (rivers, all melds);
+    the unseen copies of a kind are ``4 - in hand - visible``. Sorted best first:
+    lowest shanten, then most unseen accepted tiles, then tile order.
+    """
+    keys = encode(counts)
+    sets = sum(counts) // 3
+    unseen = _unseen(counts, visible)
+    options = []
+    for d in range(KIND_COUNT):
+        if not counts[d]:
+            continue
+        keys[GROUP[d]] -= POWER[d]
+        base = distance(keys, sets)
+        accepts = _lowering(keys, sets, base, counts, d)
+        keys[GROUP[d]] += POWER[d]
+        options.append(
+            DiscardOption(
+                Tile(d), base - 1, tuple(map(Tile, accepts)), tuple(unseen[t] for t in accepts)
+            )
+        )
+    options.sort(key=lambda o: (o.shanten, -o.total_unseen, o.discard))
+    return options
 
 
-def shanten(tiles: str | Iterable[int]) -> int:
-    return shanten_counts(_counts(tiles))
+def improvements_counts(
+    counts: Sequence[int], visible: Sequence[int] | None = None
+) -> list[tuple[Tile, int]]:
+    """For a 3n+1 hand: the kinds whose draw lowers shanten, with their unseen copies."""
+    keys = encode(counts)
+    sets = sum(counts) // 3
+    unseen = _unseen(counts, visible)
+    return [(Tile(t), unseen[t]) for t in _lowering(keys, sets, distance(keys, sets), counts, None)]
 
 
-def waits(tiles: str | Iterable[int], melds: Sequence = ()) -> list[Tile]:
+def _unseen(counts: Sequence[int], visible: Sequence[int] | None) -> list[int]:
+    seen = visible if visible is not None else (0,) * KIND_COUNT
+    return [max(0, 4 - counts[t] - seen[t]) for t in range(KIND_COUNT)]
+
+
+def _lowering(
+    keys: list[int], sets: int, base: int, counts: Sequence[int], removed: int | None
+) -> list[int]:
+    """Kinds whose addition to ``keys`` (a hand ``counts`` less ``removed``) lowers ``base``."""
+    out = []
+    for t in range(KIND_COUNT):
+        if counts[t] - (t == removed) >= 4:
+            continue
+        g = GROUP[t]
+        keys[g] += POWER[t]
+        if distance(keys, sets) < base:
+            out.append(t)
+        keys[g] -= POWER[t]
+    return out
+
+
+# --- friendly forms -------------------------------------------------------------------
+
+
+def hand_counts(
+    tiles: HandInput, melds: Sequence[Meld] = (), sizes: tuple[int, ...] = (1, 2)
+) -> list[int]:
+    """Counts of a hand given as text or kinds, checked for copies and size.
+
+    ``sizes`` are the allowed remainders of the concealed count modulo 3. With melds the
+    concealed count must also fit them: ``len(tiles) + 3 * len(melds)`` is 16 or 17.
+    """
+    kinds = parse_tiles(tiles, check_counts=False) if isinstance(tiles, str) else list(tiles)
+    counts = tiles_to_counts(kinds)
+    held = list(counts)
+    for meld in melds:
+        for t in meld.tiles:
+            held[t] += 1
+    for t in range(KIND_COUNT):
+        if held[t] > 4:
+            raise TileCountError(f"more than four copies of {Tile(t)} (concealed tiles plus melds)")
+    n = len(kinds)
+    if n % 3 not in sizes:
+        allowed = " or ".join(f"3n+{r}" for r in sizes)
+        raise TileCountError(f"a hand of {n} concealed tiles: expected {allowed} tiles")
+    if melds and n + 3 * len(melds) not in (16, 17):
+        raise TileCountError(
+            f"{n} concealed tiles do not fit {len(melds)} melds (16 or 17 tiles in all)"
+        )
+    return counts
+
+
+def is_winning(tiles: HandInput, melds: Sequence[Meld] = ()) -> bool:
+    """Whether the concealed tiles (3n+2 of them) are sets plus one pair.
+
+    The melds declared already are not part of ``tiles``; they only set how many sets
+    the concealed part needs.
+
+    >>> is_winning("123m 456p 789s 111s EE"), is_winning("123m 456p 789s 111s EF")
+    (True, False)
+    >>> is_winning("11m 123p", melds=[Meld.parse(m) for m in ("pung:EEE", "kong:SSSS", "chow:789s", "pung:555p")])
+    True
+    """
+    return is_winning_counts(hand_counts(tiles, melds, sizes=(2,)))
+
+
+def shanten(tiles: HandInput, melds: Sequence[Meld] = ()) -> int:
+    """Shanten of 3n+1 or 3n+2 concealed tiles: -1 complete, 0 waiting, and so on.
+
+    >>> shanten("11m"), shanten("1m 9p"), shanten("123m 456p 789s 111s EE")
+    (-1, 0, -1)
+    """
+    return shanten_counts(hand_counts(tiles, melds))
+
+
+def waits(tiles: HandInput, melds: Sequence[Meld] = ()) -> list[Tile]:
+    """Winning kinds of 3n+1 concealed tiles, minus kinds held four times (R12).
+
+    >>> [str(t) for t in waits("1112345678999m")]
+    ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
+    """
+    counts = hand_counts(tiles, melds, sizes=(1,))
     meld_tiles = [t for m in melds for t in m.tiles]
-    return [Tile(k) for k in waits_counts(_counts(tiles), meld_tiles)]
+    return [Tile(t) for t in waits_counts(counts, meld_tiles)]
+
+
+def tile_efficiency(
+    tiles: HandInput, visible: HandInput = (), melds: Sequence[Meld] = ()
+) -> list[DiscardOption]:
+    """For each discard of 3n+2 concealed tiles: the shanten left, the kinds that would
+    lower it and how many of those are unseen; best first.
+
+    ``visible`` lists the tiles the player can see outside the concealed hand (all
+    rivers and melds, own melds included); own ``melds`` are counted as visible too.
+
+    >>> [(str(o.discard), o.total_unseen) for o in tile_efficiency("1199m 5p")][:2]
+    [('5p', 4), ('1m', 31)]
+    """
+    counts = hand_counts(tiles, melds, sizes=(2,))
+    kinds = parse_tiles(visible, check_counts=False) if isinstance(visible, str) else list(visible)
+    seen = tiles_to_counts(kinds)
+    for meld in melds:
+        for t in meld.tiles:
+            seen[t] += 1
+    return efficiency_counts(counts, seen)
