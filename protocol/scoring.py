@@ -422,6 +422,10 @@ def compute_payments(
     >>> compute_payments(2, winner=0, discarder=3, dealer=0)
     (2000, 0, 0, -2000)
     """
+    if discarder == winner or total_tai < 0:
+        raise InvalidSituationError(
+            f"no payment for winner {winner}, discarder {discarder}, {total_tai} tai"
+        )
     each = BASE_POINTS + POINTS_PER_TAI * total_tai
     pay = [0, 0, 0, 0]
     if discarder is None:
@@ -552,8 +556,11 @@ def _judge_sets(
     _judge_outside(sets, pair, ids)
 
 
-_CONCEALED_PUNG_IDS = {3: "three_concealed_pungs", 4: "four_concealed_pungs"}
-_CONCEALED_PUNG_IDS[5] = "five_concealed_pungs"
+_CONCEALED_PUNG_IDS = {
+    3: "three_concealed_pungs",
+    4: "four_concealed_pungs",
+    5: "five_concealed_pungs",
+}
 
 
 def _same_rank_in_three_suits(starts: list[int]) -> bool:
