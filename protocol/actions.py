@@ -11,6 +11,8 @@ a few hundred), so building a list of legal actions allocates nothing but the tu
 True
 >>> str(Action.concealed_kong(Tile.E)), str(PASS), Action.parse("added_kong 5p").tile
 ('concealed_kong E', 'pass', <Tile.P5: 13>)
+>>> Action(ActionKind.DISCARD, Tile.E) is Action.discard(Tile.E), Action.parse("pung")
+(True, Action.parse('pung'))
 
 Legal lists are ordered by :attr:`Action.sort_key`: win, concealed kongs, added kongs,
 exposed kong, pung, chows, discards (each by tile), pass.
@@ -19,7 +21,6 @@ exposed kong, pung, chows, discards (each by tile), pass.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -29,6 +30,7 @@ from protocol.tiles import KIND_COUNT, Tile
 __all__ = [
     "ADDED_KONG",
     "CHOW",
+    "CLAIM_KINDS",
     "CONCEALED_KONG",
     "DISCARD",
     "KONG",
@@ -64,16 +66,61 @@ CLAIM_KINDS = frozenset({ActionKind.WIN, ActionKind.KONG, ActionKind.PUNG, Actio
 """Kinds that answer another seat's discard (besides pass)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
     """One decision. ``tile`` is set for discards and own-turn kongs; ``tiles`` holds the
-    two tiles a chow takes from the claimer's hand (lowest first). Use the constructors
-    (:meth:`discard`, :meth:`chow`, ...) or the module constants, which return the
-    interned values."""
+    two tiles a chow takes from the claimer's hand (lowest first).
 
+    Actions are immutable and interned: ``Action(kind, tile, tiles)`` returns the one
+    shared instance (or raises :class:`ActionParseError` for an impossible action), so
+    equality is identity and ``action in legal`` is a C-level identity scan. The
+    constructors (:meth:`discard`, :meth:`chow`, ...) and the module constants are the
+    cheap ways to get them.
+    """
+
+    __slots__ = ("kind", "tile", "tiles")
     kind: ActionKind
-    tile: Tile | None = None
-    tiles: tuple[Tile, Tile] | None = None
+    tile: Tile | None
+    tiles: tuple[Tile, Tile] | None
+
+    def __new__(
+        cls,
+        kind: ActionKind | str,
+        tile: int | None = None,
+        tiles: tuple[int, int] | None = None,
+    ) -> Action:
+        key = (
+            _kind(kind),
+            None if tile is None else int(tile),
+            None if tiles is None else tuple(int(t) for t in tiles),
+        )
+        found = _INTERNED.get(key)
+        if found is None:
+            raise ActionParseError(f"no such action: {kind} tile={tile!r} tiles={tiles!r}")
+        return found
+
+    @classmethod
+    def _make(
+        cls, kind: ActionKind, tile: Tile | None = None, tiles: tuple[Tile, Tile] | None = None
+    ) -> Action:
+        self = object.__new__(cls)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "tiles", tiles)
+        key = (kind, None if tile is None else int(tile), None if tiles is None else tuple(tiles))
+        _INTERNED[key] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Action is immutable (cannot set {name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Action is immutable (cannot delete {name})")
+
+    def __reduce__(self) -> tuple[type[Action], tuple[object, ...]]:
+        return (Action, (self.kind, self.tile, self.tiles))
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
 
     @property
     def sort_key(self) -> tuple[int, int]:
@@ -186,19 +233,22 @@ def _build(kind: ActionKind, tile: Any, source: Any) -> Action:
     return _SIMPLE[kind]
 
 
-_DISCARDS: tuple[Action, ...] = tuple(Action(ActionKind.DISCARD, Tile(k)) for k in range(34))
+_INTERNED: dict[tuple[object, ...], Action] = {}
+_DISCARDS: tuple[Action, ...] = tuple(Action._make(ActionKind.DISCARD, Tile(k)) for k in range(34))
 _CONCEALED_KONGS: tuple[Action, ...] = tuple(
-    Action(ActionKind.CONCEALED_KONG, Tile(k)) for k in range(34)
+    Action._make(ActionKind.CONCEALED_KONG, Tile(k)) for k in range(34)
 )
-_ADDED_KONGS: tuple[Action, ...] = tuple(Action(ActionKind.ADDED_KONG, Tile(k)) for k in range(34))
+_ADDED_KONGS: tuple[Action, ...] = tuple(
+    Action._make(ActionKind.ADDED_KONG, Tile(k)) for k in range(34)
+)
 _CHOWS: dict[tuple[int, int], Action] = {
-    (a, a + d): Action(ActionKind.CHOW, tiles=(Tile(a), Tile(a + d)))
+    (a, a + d): Action._make(ActionKind.CHOW, tiles=(Tile(a), Tile(a + d)))
     for a in range(27)
     for d in (1, 2)
     if a % 9 + d <= 8
 }
 _SIMPLE: dict[ActionKind, Action] = {
-    k: Action(k) for k in (ActionKind.WIN, ActionKind.KONG, ActionKind.PUNG, ActionKind.PASS)
+    k: Action._make(k) for k in (ActionKind.WIN, ActionKind.KONG, ActionKind.PUNG, ActionKind.PASS)
 }
 
 WIN = _SIMPLE[ActionKind.WIN]

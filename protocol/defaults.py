@@ -7,7 +7,7 @@ E S W N C F P). The default never wins, calls or kongs.
 >>> from protocol.actions import DISCARD, PASS, PUNG, WIN
 >>> from protocol.tiles import Tile
 >>> default_action((WIN, PUNG, PASS), None)
-Action(kind=<ActionKind.PASS: 'pass'>, tile=None, tiles=None)
+Action.parse('pass')
 >>> str(default_action((WIN, DISCARD[0], DISCARD[5]), Tile.M1))
 'discard 1m'
 >>> str(default_action((DISCARD[0], DISCARD[5]), Tile.M9))  # e.g. right after a chow

@@ -54,13 +54,13 @@ from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import (
     CLAIMS,
     OVER,
+    OWN_HANDLERS,
+    PUBLIC_HANDLERS,
     OwnState,
     PublicState,
     SeatView,
-    apply_own,
-    apply_public,
 )
-from protocol.wall import DEALER_TILES, HAND_TILES, Wall, shuffled_wall
+from protocol.wall import DEALER_TILES, HAND_TILES, RESERVED, Wall, shuffled_wall
 
 __all__ = [
     "HandOverError",
@@ -75,6 +75,8 @@ Scorer = Callable[[WinSituation], ScoreResult]
 
 _TILES: tuple[Tile, ...] = tuple(Tile)
 _WINDS = frozenset({Tile.E, Tile.S, Tile.W, Tile.N})
+_OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
+"""The other seats in claim-priority order: from the discarder's next seat (R5)."""
 _NO_PENDING: Mapping[int, tuple[Action, ...]] = MappingProxyType({})
 
 
@@ -232,21 +234,26 @@ class HandState:
     # --- internals ---------------------------------------------------------------------
 
     def _emit(self, ev: Event) -> None:
+        """Record ``ev`` and apply it exactly as a view does (apply_public / apply_own,
+        inlined here because this is the hot path)."""
         self.events.append(ev)
-        apply_public(self.public, ev)
-        seat = ev.seat
-        if seat is None:
-            for own in self.owns:
-                apply_own(own, ev)
-        else:
-            apply_own(self.owns[seat], ev)
+        cls = type(ev)
+        PUBLIC_HANDLERS[cls](self.public, ev)
+        handler = OWN_HANDLERS.get(cls)
+        if handler is not None:
+            seat = ev.seat
+            if seat is None:
+                for own in self.owns:
+                    handler(own, ev)
+            else:
+                handler(self.owns[seat], ev)
 
     def _deal(self, hand_no: int, dealer: int, round_wind: Tile, scores: tuple) -> None:
         self._emit(HandStart(hand_no, dealer, round_wind, scores))
         for i in range(4):
             seat = (dealer + i) % 4
             n = DEALER_TILES if i == 0 else HAND_TILES
-            tiles = tuple(_TILES[t] for t in self.wall.take(n))
+            tiles = tuple(map(_TILES.__getitem__, self.wall.take(n)))
             self._emit(Deal(seat, n, tiles))
         self._open_turn()
 
@@ -256,7 +263,7 @@ class HandState:
 
     def _draw(self, seat: int) -> None:
         self._emit(Draw(seat, False, _TILES[self.wall.draw()]))
-        self._open_turn()
+        self._pending = {seat: turn_actions(self.owns[seat], self.public)}
 
     def _replace(self, seat: int) -> None:
         """Every kong draws its replacement from the back (R8)."""
@@ -290,8 +297,9 @@ class HandState:
             self._end(HandResult("four_winds"))
             return
         claims = {}
-        for other in ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4):
-            options = claim_actions(self.owns[other], pub)
+        owns = self.owns
+        for other in _OTHERS[seat]:
+            options = claim_actions(owns[other], pub)
             if options:
                 claims[other] = options
         if claims:
@@ -302,7 +310,7 @@ class HandState:
             self._no_claim(seat)
 
     def _no_claim(self, discarder: int) -> None:
-        if self.public.drawable <= 0:  # R2: nobody won the last discard
+        if self.public.wall_left <= RESERVED:  # R2: nobody won the last discard
             self._emit(ExhaustiveDraw())
             self._end(HandResult("exhaustive_draw"))
         else:

@@ -24,6 +24,8 @@ that list. The rules applied (see ``RULINGS.md``):
 
 from __future__ import annotations
 
+from itertools import compress
+
 from protocol.actions import (
     ADDED_KONG,
     CHOW,
@@ -40,6 +42,7 @@ from protocol.analysis import is_winning_counts
 from protocol.melds import MeldKind
 from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import CLAIMS, OVER, TURN_CLAIMED, TURN_DRAWN, OwnState, PublicState
+from protocol.wall import RESERVED
 
 __all__ = [
     "CLAIM_MIN_DRAWABLE",
@@ -54,28 +57,31 @@ CLAIM_MIN_DRAWABLE = 4
 """Chow, pung and exposed kong need at least this many drawable tiles (R3)."""
 
 _NO_ACTIONS: tuple[Action, ...] = ()
+_WIN_OR_PASS: tuple[Action, ...] = (WIN, PASS)
+
+
+_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(n for n in range(k - 2, k + 3) if n != k and k < 27 and n // 9 == k // 9 and n >= 0)
+    for k in range(KIND_COUNT)
+)
+"""Suited kinds that can share a chow with each kind (none for honors)."""
 
 
 def completes(counts: list[int], tile: int) -> bool:
     """Whether ``tile`` completes the 3n+1 hand ``counts`` into a winning hand.
 
     A quick neighbour test rules most tiles out before the full check."""
-    if not counts[tile]:
-        if tile >= 27:
+    held = counts[tile]
+    if not held:
+        for k in _NEIGHBOURS[tile]:
+            if counts[k]:
+                break
+        else:
             return False
-        r = tile % 9
-        if not (
-            (r >= 1 and counts[tile - 1])
-            or (r <= 7 and counts[tile + 1])
-            or (r >= 2 and counts[tile - 2])
-            or (r <= 6 and counts[tile + 2])
-        ):
-            return False
-    counts[tile] += 1
-    try:
-        return is_winning_counts(counts)
-    finally:
-        counts[tile] -= 1
+    counts[tile] = held + 1
+    win = is_winning_counts(counts)
+    counts[tile] = held
+    return win
 
 
 def legal_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
@@ -94,18 +100,21 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     counts = own.counts
     if pub.phase == TURN_CLAIMED:  # R6: discard at once, not the claimed kind
         banned = pub.banned
-        return tuple([DISCARD[k] for k in range(KIND_COUNT) if counts[k] and k != banned])
+        if banned is None or not counts[banned]:
+            return tuple(compress(DISCARD, counts))
+        discards = list(compress(DISCARD, counts))
+        discards.remove(DISCARD[banned])
+        return tuple(discards)
     out: list[Action] = []
     if not own.passed_win and not own.kong_block and is_winning_counts(counts):
         out.append(WIN)
-    if pub.drawable > 0:  # R2: no concealed kong on the last tile
+    if pub.drawable > 0 and 4 in counts:  # R2: no concealed kong on the last tile
         out.extend([CONCEALED_KONG[k] for k in range(KIND_COUNT) if counts[k] == 4])
-    added = [ADDED_KONG[m.tile] for m in pub.melds[own.seat] if m.kind is MeldKind.PUNG]
-    if added:
-        added = [a for a in added if counts[a.tile]]  # type: ignore[index]
-        added.sort(key=lambda a: a.tile)  # type: ignore[arg-type,return-value]
-        out.extend(added)
-    out.extend([DISCARD[k] for k in range(KIND_COUNT) if counts[k]])
+    melds = pub.melds[own.seat]
+    if melds:
+        added = sorted(m.tile for m in melds if m.kind is MeldKind.PUNG and counts[m.tile])
+        out.extend([ADDED_KONG[k] for k in added])
+    out.extend(compress(DISCARD, counts))
     return tuple(out)
 
 
@@ -116,20 +125,20 @@ def claim_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     assert tile is not None
     seat = own.seat
     counts = own.counts
-    out: list[Action] = []
-    if completes(counts, tile):
-        out.append(WIN)
-    if pub.drawable >= CLAIM_MIN_DRAWABLE:
-        held = counts[tile]
-        is_next = seat == (pub.turn + 1) % 4
-        if held >= 3 and not is_next:
-            out.append(KONG)
-        # R6: after a pung (chow) at least one tile not of the claimed kind must remain.
-        others = pub.concealed[seat] - held
-        if held >= 2 and tile not in own.passed_pung and others > 0:
-            out.append(PUNG)
-        if is_next and tile < 27 and pub.last_discard[seat] != tile and others > 2:
-            out.extend(_chows(counts, tile))
+    held = counts[tile]
+    is_next = seat == (pub.turn + 1) % 4
+    win = completes(counts, tile)
+    if (held < 2 and not (is_next and tile < 27)) or pub.wall_left - RESERVED < CLAIM_MIN_DRAWABLE:
+        return _WIN_OR_PASS if win else _NO_ACTIONS  # R3: only a win near the end
+    out: list[Action] = [WIN] if win else []
+    if held >= 3 and not is_next:  # R8: not by the discarder's next seat
+        out.append(KONG)
+    # R6: after a pung (chow) at least one tile not of the claimed kind must remain.
+    others = pub.concealed[seat] - held
+    if held >= 2 and tile not in own.passed_pung and others > 0:  # R9 passed pung
+        out.append(PUNG)
+    if is_next and tile < 27 and pub.last_discard[seat] != tile and others > 2:  # R5, R7
+        out.extend(_chows(counts, tile))
     if not out:
         return _NO_ACTIONS
     out.append(PASS)

@@ -57,6 +57,8 @@ __all__ = [
     "DEALING",
     "KONG_REPLACEMENT",
     "OVER",
+    "OWN_HANDLERS",
+    "PUBLIC_HANDLERS",
     "TURN_CLAIMED",
     "TURN_DRAWN",
     "OwnState",
@@ -154,11 +156,9 @@ class OwnState:
 
 
 def _pub_hand_start(p: PublicState, ev: HandStart) -> None:
-    fresh = PublicState(
+    p.__init__(  # type: ignore[misc]  # back to a fresh hand, in place
         hand=ev.hand, dealer=ev.dealer, round_wind=ev.round_wind, scores=list(ev.scores)
     )
-    for name in PublicState.__slots__:
-        setattr(p, name, getattr(fresh, name))
     p.turn = ev.dealer
 
 
@@ -260,7 +260,7 @@ def _pub_nothing(p: PublicState, ev: Event) -> None:
     return None
 
 
-_PUBLIC: dict[type, Callable[[PublicState, Event], None]] = {
+PUBLIC_HANDLERS: dict[type, Callable[[PublicState, Event], None]] = {
     HandStart: _pub_hand_start,
     Deal: _pub_deal,
     Draw: _pub_draw,
@@ -281,7 +281,7 @@ _PUBLIC: dict[type, Callable[[PublicState, Event], None]] = {
 
 def apply_public(p: PublicState, ev: Event) -> None:
     """Apply the public part of ``ev`` (it never reads a hidden field)."""
-    _PUBLIC[type(ev)](p, ev)
+    PUBLIC_HANDLERS[type(ev)](p, ev)
 
 
 # --- own part --------------------------------------------------------------------------
@@ -347,7 +347,7 @@ def _own_declined(o: OwnState, ev: Declined) -> None:
         o.passed_pung.add(ev.tile)
 
 
-_OWN: dict[type, Callable[[OwnState, Event], None]] = {
+OWN_HANDLERS: dict[type, Callable[[OwnState, Event], None]] = {
     HandStart: _own_hand_start,
     Deal: _own_deal,
     Draw: _own_draw,
@@ -364,7 +364,7 @@ _OWN: dict[type, Callable[[OwnState, Event], None]] = {
 def apply_own(o: OwnState, ev: Event) -> None:
     """Apply the private part of ``ev`` for the seat it is about (``ev.seat == o.seat``,
     or a table event), which must carry that seat's tiles."""
-    handler = _OWN.get(type(ev))
+    handler = OWN_HANDLERS.get(type(ev))
     if handler is not None:
         handler(o, ev)
 

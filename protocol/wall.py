@@ -49,6 +49,7 @@ DEAL_SIZE = DEALER_TILES + 3 * HAND_TILES
 """Tiles taken from the front by the deal (65)."""
 
 _ALL_TILES: tuple[int, ...] = tuple(k for k in range(KIND_COUNT) for _ in range(4))
+_SORTED_TILES: list[int] = list(_ALL_TILES)
 
 
 class WallError(MahjongError):
@@ -71,18 +72,22 @@ def hand_seed(match_seed: int, hand_no: int) -> int:
 def check_wall(wall: Sequence[int]) -> tuple[int, ...]:
     """Return ``wall`` as a tuple of ints; raise :class:`WallError` unless it holds exactly
     four copies of each of the 34 kinds."""
-    tiles = tuple(int(t) for t in wall)
+    try:
+        tiles = tuple(map(int, wall))
+    except (TypeError, ValueError):
+        raise WallError(f"a wall is a sequence of tile kinds 0..33, not {wall!r}") from None
     if len(tiles) != TILE_COUNT:
         raise WallError(f"a wall has {TILE_COUNT} tiles, not {len(tiles)}")
-    counts = [0] * KIND_COUNT
+    if sorted(tiles) == _SORTED_TILES:
+        return tiles
     for t in tiles:
         if not 0 <= t < KIND_COUNT:
             raise WallError(f"{t} is not a tile kind (0..33)")
+    counts = [0] * KIND_COUNT
+    for t in tiles:
         counts[t] += 1
     wrong = [f"{Tile(k)} x{n}" for k, n in enumerate(counts) if n != 4]
-    if wrong:
-        raise WallError(f"a wall holds four of each kind; here: {', '.join(wrong)}")
-    return tiles
+    raise WallError(f"a wall holds four of each kind; here: {', '.join(wrong)}")
 
 
 def build_wall(
