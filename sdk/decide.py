@@ -1,0 +1,125 @@
+"""Running one decision inside the budget, the same way everywhere.
+
+Two entry points, one policy (RULINGS R17 and the SDK's promise never to lose a decision
+to the clock):
+
+* :func:`decide_inline` for in-process play (the arena, ``--local``): the bot runs to
+  completion on this thread; if it took longer than the budget allows, or raised, or
+  answered something illegal, its answer is replaced by the fallback, exactly as the
+  fallback would have gone out online. Results offline therefore predict results online.
+* :func:`decide_async` for network play: a coroutine bot is awaited and a plain bot runs
+  in an executor (a thread by default, or a process pool for CPU-heavy bots), so the
+  event loop keeps answering pings; at ``deadline`` the fallback is returned and a late
+  answer is discarded, never sent.
+
+Every decision is recorded in a :class:`~sdk.budget.DecisionStats`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import functools
+import inspect
+import logging
+import time
+from collections.abc import Awaitable
+
+from protocol.actions import Action
+from sdk.bot import Bot, DecisionRequest
+from sdk.budget import DecisionStats, Outcome
+from sdk.view import GameView
+
+__all__ = ["decide_async", "decide_inline"]
+
+log = logging.getLogger("sdk.decide")
+
+
+def decide_inline(
+    bot: Bot, view: GameView, request: DecisionRequest, stats: DecisionStats
+) -> Action:
+    """Run ``bot.choose`` to completion and police the answer (see the module doc).
+
+    A coroutine bot is run to completion with :func:`asyncio.run`.
+    """
+    start = time.monotonic()
+    outcome = Outcome.OK
+    try:
+        action = bot.choose(view, request)
+        if inspect.isawaitable(action):
+            action = asyncio.run(_await(action))
+    except Exception:
+        log.exception("%s raised while choosing; the fallback is used", bot.name)
+        action, outcome = None, Outcome.ERROR
+    elapsed = time.monotonic() - start
+    if outcome is Outcome.OK and time.monotonic() > request.deadline:
+        outcome = Outcome.LATE
+    elif outcome is Outcome.OK and action not in request.legal_actions:
+        log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, action)
+        outcome = Outcome.ILLEGAL
+    stats.record(elapsed, outcome)
+    return action if outcome is Outcome.OK else _fallback(bot, view, request)  # type: ignore[return-value]
+
+
+async def decide_async(
+    bot: Bot,
+    view: GameView,
+    request: DecisionRequest,
+    stats: DecisionStats,
+    executor: concurrent.futures.Executor | None = None,
+) -> Action:
+    """Answer ``request`` by ``request.deadline`` whatever the bot does.
+
+    A plain ``choose`` runs in ``executor`` (default: the loop's thread pool); with a
+    :class:`concurrent.futures.ProcessPoolExecutor` the bot and view must pickle.
+    """
+    loop = asyncio.get_running_loop()
+    start = time.monotonic()
+    if inspect.iscoroutinefunction(bot.choose):
+        job: Awaitable[Action] = asyncio.ensure_future(bot.choose(view, request))  # type: ignore[arg-type]
+    else:
+        ctx = contextvars.copy_context()
+        call = functools.partial(ctx.run, _choose_sync, bot, view, request)
+        job = loop.run_in_executor(executor, call)
+    outcome = Outcome.OK
+    action: Action | None = None
+    try:
+        action = await asyncio.wait_for(job, timeout=max(0.0, request.deadline - time.monotonic()))
+    except TimeoutError:
+        outcome = Outcome.LATE
+        log.warning("%s did not answer in time; the fallback is used", bot.name)
+    except Exception:
+        outcome = Outcome.ERROR
+        log.exception("%s raised while choosing; the fallback is used", bot.name)
+    if outcome is Outcome.OK and action not in request.legal_actions:
+        log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, action)
+        outcome = Outcome.ILLEGAL
+    stats.record(time.monotonic() - start, outcome)
+    return action if outcome is Outcome.OK else _fallback(bot, view, request)  # type: ignore[return-value]
+
+
+def _choose_sync(bot: Bot, view: GameView, request: DecisionRequest) -> Action:
+    action = bot.choose(view, request)
+    if inspect.isawaitable(action):
+        return asyncio.run(_await(action))
+    return action
+
+
+async def _await(x: Awaitable[Action]) -> Action:
+    return await x
+
+
+def _fallback(bot: Bot, view: GameView, request: DecisionRequest) -> Action:
+    """The bot's fallback, or the R17 default if the fallback itself misbehaves."""
+    try:
+        action = bot.fallback(view, request)
+    except Exception:
+        log.exception("%s.fallback raised; the tournament default is used", bot.name)
+        return request.default()
+    if action not in request.legal_actions:
+        log.warning(
+            "%s.fallback answered %r, not legal; the tournament default is used", bot.name, action
+        )
+        return request.default()
+    return action

@@ -1,0 +1,156 @@
+"""In-process play: the referee drives four bots directly, no serialisation.
+
+This is the transport the arena and ``python -m bots.<name> --local`` use. Each bot sees
+exactly what it would see over the network: a :class:`~sdk.mirror.Mirror` fed with its
+seat's projected events, a :class:`~sdk.bot.DecisionRequest` with the exact legal actions
+and a deadline, and the same budget policy (:func:`sdk.decide.decide_inline`).
+
+>>> from sdk.bot import Bot
+>>> first = [Bot.from_function(lambda v, r: r.legal_actions[-1], name=f"p{i}") for i in range(4)]
+>>> result = play_match(first, seed=1, hands=2)
+>>> len(result.hand_results), sum(result.scores)
+(2, 0)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol.events import Event, HandEnd, HandResult, HandStart, MatchEnd, project
+from protocol.match import DEFAULT_HANDS, Match
+from sdk.bot import Bot, DecisionRequest, MatchInfo
+from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats
+from sdk.decide import decide_inline
+from sdk.mirror import Mirror
+
+__all__ = ["MatchResult", "play_match"]
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """A finished match. Lists indexed by *player* (the order of the bots given) unless
+    they say seats. ``seats[p]`` is the seat player ``p`` sat at."""
+
+    seed: int
+    names: tuple[str, ...]
+    seats: tuple[int, ...]
+    scores: tuple[int, ...]
+    hand_results: list[HandResult]
+    """Each hand's result, in seats."""
+    stats: list[DecisionStats]
+    events: list[Event] = field(default_factory=list)
+    """The referee's full event log, when recorded."""
+
+    def player_at(self, seat: int) -> int:
+        return self.seats.index(seat)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "players": [
+                {"name": n, "seat": s, "score": sc, "timing": st.to_json()}
+                for n, s, sc, st in zip(
+                    self.names, self.seats, self.scores, self.stats, strict=True
+                )
+            ],
+            "hands": [r.to_json() for r in self.hand_results],
+        }
+
+
+def play_match(
+    bots: Sequence[Bot],
+    *,
+    seed: int = 0,
+    hands: int = DEFAULT_HANDS,
+    seats: Sequence[int] = (0, 1, 2, 3),
+    first_dealer: int = 0,
+    budget: Budget = DEFAULT_BUDGET,
+    strict: bool = False,
+    record_events: bool = False,
+) -> MatchResult:
+    """Play one match of four bots in this process.
+
+    ``seats[p]`` is where ``bots[p]`` sits (duplicate play re-deals the same seed with
+    rotated seats). ``strict`` checks every mirror's legal actions against the referee's
+    and raises on a difference (slower; for tests). Use a distinct bot object per player.
+    """
+    if len(bots) != 4:
+        raise ValueError(f"a match needs four bots, got {len(bots)}")
+    match = Match.new(seed, hands, first_dealer=first_dealer, seat_permutation=seats)
+    table = _Table(match, bots, budget, strict)
+    table.start()
+    while not match.is_over:
+        table.step()
+    return MatchResult(
+        seed=seed,
+        names=tuple(b.name for b in bots),
+        seats=tuple(match.seat_permutation),
+        scores=match.player_scores(),
+        hand_results=list(match.results),
+        stats=table.stats,
+        events=list(match.events) if record_events else [],
+    )
+
+
+class _Table:
+    """The loop state of :func:`play_match` (kept apart so each step stays short)."""
+
+    def __init__(self, match: Match, bots: Sequence[Bot], budget: Budget, strict: bool) -> None:
+        self.match = match
+        self.budget = budget
+        self.strict = strict
+        self.mirrors = [Mirror(seat, strict=strict) for seat in range(4)]
+        self.bot_at = [bots[match.player_at(seat)] for seat in range(4)]
+        self.stats = [DecisionStats() for _ in range(4)]
+        self.stats_at = [self.stats[match.player_at(seat)] for seat in range(4)]
+        self.listeners = [bot.wants("on_event") for bot in self.bot_at]
+        self.hooked = any(
+            bot.wants(h)
+            for bot in self.bot_at
+            for h in ("on_event", "on_hand_start", "on_hand_end", "on_match_end")
+        )
+
+    def start(self) -> None:
+        for seat, bot in enumerate(self.bot_at):
+            bot.on_match_start(
+                MatchInfo(seat=seat, hands=self.match.hands, decision_seconds=self.budget.decision)
+            )
+        self.feed(self.match.events)
+
+    def step(self) -> None:
+        seat, legal = next(iter(self.match.pending().items()))
+        mirror = self.mirrors[seat]
+        if self.strict:
+            mirror.check(legal)
+        request = DecisionRequest(
+            legal, time.monotonic() + self.budget.reply_within, "", mirror.window.drawn_tile
+        )
+        action = decide_inline(self.bot_at[seat], mirror.window, request, self.stats_at[seat])
+        self.feed(self.match.apply(seat, action))
+
+    def feed(self, events: Sequence[Event]) -> None:
+        mirrors = self.mirrors
+        for event in events:
+            for seat in range(4):
+                seen = project(event, seat)
+                if seen is not None:
+                    mirrors[seat].view.apply(seen)
+                    if self.listeners[seat]:
+                        self.bot_at[seat].on_event(mirrors[seat].window, seen)
+        if self.hooked:
+            self._hooks(events)
+
+    def _hooks(self, events: Sequence[Event]) -> None:
+        for event in events:
+            for seat, bot in enumerate(self.bot_at):
+                window = self.mirrors[seat].window
+                if isinstance(event, HandEnd):
+                    bot.on_hand_end(window, event.result)
+                elif isinstance(event, MatchEnd):
+                    bot.on_match_end(window, tuple(event.scores))
+        if any(isinstance(e, HandStart) for e in events):
+            for seat, bot in enumerate(self.bot_at):
+                bot.on_hand_start(self.mirrors[seat].window)
