@@ -1,11 +1,22 @@
 """The rules model every participant shares: tiles, hand analysis, scoring, the referee
 and the wire formats. Pure Python, no I/O.
 
->>> from protocol import Tile, parse_tiles
->>> str(Tile.parse("E"))
-'E'
+>>> from protocol import shanten, waits, is_winning
+>>> shanten("123m 456p 789s 123s 555s E"), [str(t) for t in waits("123m 456p 789s 123s 555s E")]
+(0, ['E'])
 """
 
+from protocol.analysis import (
+    DiscardOption,
+    efficiency_counts,
+    is_winning,
+    is_winning_counts,
+    shanten,
+    shanten_counts,
+    tile_efficiency,
+    waits,
+    waits_counts,
+)
 from protocol.errors import MahjongError, MeldError, TileCountError, TileError, TileParseError
 from protocol.melds import Meld, MeldKind
 from protocol.tiles import (
@@ -23,6 +34,7 @@ from protocol.tiles import (
 __all__ = [
     "KIND_COUNT",
     "TILE_COUNT",
+    "DiscardOption",
     "MahjongError",
     "Meld",
     "MeldError",
@@ -32,9 +44,17 @@ __all__ = [
     "TileError",
     "TileParseError",
     "counts_to_tiles",
+    "efficiency_counts",
     "format_counts",
     "format_tiles",
+    "is_winning",
+    "is_winning_counts",
     "parse_counts",
     "parse_tiles",
+    "shanten",
+    "shanten_counts",
+    "tile_efficiency",
     "tiles_to_counts",
+    "waits",
+    "waits_counts",
 ]
