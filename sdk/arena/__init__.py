@@ -1,0 +1,42 @@
+"""The arena: many hands of four bots, fast, with honest statistics (issue 8).
+
+Command line (``BOT`` is ``pkg.mod`` or ``pkg.mod:Name``, see :mod:`sdk.arena.loader`)::
+
+    python -m sdk.arena bots.greedy bots.greedy bots.random bots.random \\
+        --hands 20000 --duplicate --workers 2 --out runs/greedy-vs-random --log
+
+From Python::
+
+    from sdk.arena import run_arena
+    result = run_arena(["bots.greedy", "bots.greedy", "bots.random", "bots.random"],
+                       hands=20000, duplicate=True)
+    print(result.pair("greedy", "random").verdict)
+
+Every match is played in-process with :func:`sdk.local.play_match`: the same views,
+requests and budget policy as over the network (a decision slower than the budget gets
+the fallback, exactly as a server would send it). A *deal* is one match seed replayed
+under every seating of the duplicate set; deals are the unit of parallel work and the
+independent observations of the statistics (:mod:`sdk.arena.stats`). Results for a seed
+are identical for every backend (``local``, ``process``, ``ray``) and worker count.
+
+Modules: ``loader`` (bot specs and seeding), ``deal`` (seeds, seatings, playing a deal),
+``runner`` (backends), ``stats`` (t intervals), ``timing`` (decision-time histograms),
+``result`` (aggregation, :class:`ArenaResult`), ``report`` (tables, Markdown, files),
+``progress`` (live bar), ``gamelog`` (JSON-lines logs), ``cli`` (the command line).
+"""
+
+from sdk.arena.api import run_arena
+from sdk.arena.loader import BotFactory, BotLoadError, load_bot
+from sdk.arena.result import ArenaResult, BotStats, PairStats
+from sdk.arena.stats import Interval
+
+__all__ = [
+    "ArenaResult",
+    "BotFactory",
+    "BotLoadError",
+    "BotStats",
+    "Interval",
+    "PairStats",
+    "load_bot",
+    "run_arena",
+]

@@ -1,0 +1,138 @@
+"""``run_arena``: the whole arena run from Python (the command line is a thin wrapper).
+
+>>> from sdk.bot import Bot
+>>> first = lambda: Bot.from_function(lambda view, request: request.legal_actions[0], "first")
+>>> last = lambda: Bot.from_function(lambda view, request: request.legal_actions[-1], "last")
+>>> result = run_arena([first, first, last, last], hands=8, match_hands=2, duplicate=True,
+...                    backend="local", seed=3)
+>>> result.deals, result.matches, result.hands, [b.label for b in result.bots]
+(1, 4, 8, ['first', 'last'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from protocol.match import DEFAULT_HANDS
+from sdk.arena.deal import ArenaPlan, DealRecord, deals_for, seatings
+from sdk.arena.gamelog import GameLog
+from sdk.arena.loader import BotFactory, BotSource, load_bot
+from sdk.arena.progress import ArenaProgress
+from sdk.arena.result import Aggregator, ArenaResult
+from sdk.arena.runner import run_deals
+from sdk.budget import DEFAULT_BUDGET, Budget
+
+__all__ = ["labels_for", "run_arena"]
+
+
+def run_arena(
+    bots: Sequence[BotSource],
+    *,
+    hands: int = 1024,
+    seed: int = 0,
+    duplicate: bool = False,
+    all_seatings: bool = False,
+    match_hands: int = DEFAULT_HANDS,
+    backend: str = "process",
+    workers: int | None = None,
+    address: str | None = None,
+    budget: Budget = DEFAULT_BUDGET,
+    log: str | Path | None = None,
+    progress: bool | None = False,
+    level: float = 0.95,
+) -> ArenaResult:
+    """Play at least ``hands`` table hands of four bots and report on them.
+
+    Hands come in whole deals: one match of ``match_hands`` hands from a seed derived
+    from ``seed`` and the deal number, played once (independent walls) or under the 4
+    rotations (``duplicate``) or all 24 seatings (``all_seatings``). ``log`` writes the
+    referee's events as JSON lines (one match a line). ``progress=None`` shows the bar
+    when stderr is a terminal. Ctrl-C returns a result marked ``partial``.
+    """
+    factories = [load_bot(b) for b in bots]
+    if len(factories) != 4:
+        raise ValueError(f"the arena needs four bots, got {len(factories)}")
+    plan = ArenaPlan(
+        bots=tuple(factories),
+        seed=seed,
+        match_hands=match_hands,
+        seatings=tuple(seatings(duplicate or all_seatings, every=all_seatings)),
+        budget=budget,
+        record_events=log is not None,
+    )
+    labels = labels_for(factories)
+    aggregator = Aggregator(labels, [f.spec for f in factories])
+    n_deals = deals_for(hands, plan)
+    workers = 1 if backend == "local" else workers or os.cpu_count() or 1
+    config = _config(plan, labels, hands, backend, workers)
+    with contextlib.ExitStack() as stack:
+        sink = _log_sink(stack, log)
+        bar = stack.enter_context(ArenaProgress(n_deals * plan.hands_per_deal, enabled=progress))
+
+        def on_deal(record: DealRecord) -> None:
+            aggregator.add(record)
+            if sink is not None:
+                sink.add(record)
+            bar.advance(plan.hands_per_deal, aggregator.standings())
+
+        start = time.monotonic()
+        complete = run_deals(
+            plan, range(n_deals), backend=backend, workers=workers, address=address,
+            on_deal=on_deal,
+        )  # fmt: skip
+        elapsed = time.monotonic() - start
+    return aggregator.result(config, partial=not complete, elapsed=elapsed, level=level)
+
+
+def labels_for(factories: Sequence[BotFactory]) -> list[str]:
+    """A label per player: equal specs share one (they are one bot); different specs
+    with the same name are told apart with ``#2``, ``#3``...
+
+    >>> from sdk.arena.loader import BotFactory
+    >>> labels_for([BotFactory("a.x", "X"), BotFactory("a.x", "X"), BotFactory("b.x", "X"),
+    ...             BotFactory("c", "C")])
+    ['X', 'X', 'X#2', 'C']
+    """
+    by_source: dict[Any, str] = {}
+    taken: set[str] = set()
+    for f in factories:
+        if f.source in by_source:
+            continue
+        label, n = f.label, 1
+        while label in taken:
+            n += 1
+            label = f"{f.label}#{n}"
+        by_source[f.source] = label
+        taken.add(label)
+    return [by_source[f.source] for f in factories]
+
+
+def _config(
+    plan: ArenaPlan, labels: list[str], hands: int, backend: str, workers: int
+) -> dict[str, Any]:
+    return {
+        "bots": [f.spec for f in plan.bots],
+        "labels": labels,
+        "seed": plan.seed,
+        "hands_requested": hands,
+        "match_hands": plan.match_hands,
+        "seatings": len(plan.seatings),
+        "decision_seconds": plan.budget.decision,
+        "backend": backend,
+        "workers": workers,
+    }
+
+
+def _log_sink(stack: contextlib.ExitStack, log: str | Path | None) -> GameLog | None:
+    if log is None:
+        return None
+    path = Path(log)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sink = GameLog(stack.enter_context(path.open("w", encoding="utf-8")))
+    stack.callback(sink.close)
+    return sink

@@ -1,0 +1,192 @@
+"""The arena's unit of work: a *deal*, one match seed played under each seating of a set.
+
+A deal's seed comes from the arena seed and the deal number only (SHA-256), so any
+worker anywhere plays exactly the same deal; its matches share every wall
+(:mod:`protocol.match`: the walls depend on the seed, not on who sits where). With
+duplicate seating the set is the four rotations (each player sits at each seat once) or
+all 24 permutations; without it, one match with player ``p`` at seat ``p``.
+
+A worker returns a :class:`DealRecord`: per match and player a small tally (points,
+wins, self-draws, deal-ins, tai, decision times, fallbacks) and, if asked, the match's
+events as one JSON line. The parent aggregates these in deal order.
+
+>>> deal_seed(7, 0) == deal_seed(7, 0) != deal_seed(7, 1)
+True
+>>> seatings(True)[:2], len(seatings(True, every=True)), seatings(False)
+([(0, 1, 2, 3), (1, 2, 3, 0)], 24, [(0, 1, 2, 3)])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import random
+from dataclasses import dataclass, field
+
+from protocol.events import HandResult
+from protocol.match import rotations
+from sdk.arena.loader import BotFactory
+from sdk.arena.timing import TimingHistogram
+from sdk.budget import DEFAULT_BUDGET, Budget, Outcome
+from sdk.local import MatchResult, play_match
+
+__all__ = [
+    "ArenaPlan",
+    "DealRecord",
+    "MatchRecord",
+    "PlayerTally",
+    "deal_seed",
+    "deals_for",
+    "play_deal",
+    "player_seed",
+    "seatings",
+]
+
+
+def _derive(*parts: object) -> int:
+    text = "taimahjong/arena/" + "/".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The match seed of deal ``deal`` of an arena run with ``seed``."""
+    return _derive(seed, "deal", deal)
+
+
+def player_seed(seed: int, deal: int, player: int) -> int:
+    """The seed given to player ``player``'s bot in every match of a deal."""
+    return _derive(seed, "deal", deal, "player", player)
+
+
+def seatings(duplicate: bool, every: bool = False) -> list[tuple[int, ...]]:
+    """The seatings of a deal: ``seating[player] = seat``."""
+    if every:
+        return list(itertools.permutations(range(4)))
+    return list(rotations()) if duplicate else [(0, 1, 2, 3)]
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaPlan:
+    """Everything a worker needs to play any deal of a run (sent once per worker)."""
+
+    bots: tuple[BotFactory, ...]
+    seed: int
+    match_hands: int
+    seatings: tuple[tuple[int, ...], ...]
+    budget: Budget = DEFAULT_BUDGET
+    record_events: bool = False
+
+    @property
+    def hands_per_deal(self) -> int:
+        return self.match_hands * len(self.seatings)
+
+
+@dataclass(slots=True)
+class PlayerTally:
+    """One player's numbers in one match (rates are computed by the report)."""
+
+    points: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    tai: int = 0
+    """Total tai over this player's wins."""
+    draws: int = 0
+    """Hands of this match that nobody won."""
+    outcomes: dict[str, int] = field(default_factory=dict)
+    timing: TimingHistogram = field(default_factory=TimingHistogram)
+
+    @property
+    def fallbacks(self) -> int:
+        return sum(n for k, n in self.outcomes.items() if k != Outcome.OK)
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    """One match of a deal: the seating used, final scores by player and tallies."""
+
+    seating: tuple[int, ...]
+    scores: tuple[int, ...]
+    players: list[PlayerTally]
+    log: str | None = None
+
+
+@dataclass(slots=True)
+class DealRecord:
+    """All the matches of one deal, in the order of the plan's seatings."""
+
+    deal: int
+    seed: int
+    matches: list[MatchRecord]
+
+
+def play_deal(plan: ArenaPlan, deal: int) -> DealRecord:
+    """Play every seating of ``deal`` with fresh bots (see :mod:`sdk.arena.loader`)."""
+    seed = deal_seed(plan.seed, deal)
+    matches = [_play_one(plan, deal, seed, seating) for seating in plan.seatings]
+    return DealRecord(deal, seed, matches)
+
+
+def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -> MatchRecord:
+    saved = random.getstate()
+    random.seed(_derive(plan.seed, "deal", deal, "global", seating))
+    try:
+        bots = [f.make(player_seed(plan.seed, deal, p)) for p, f in enumerate(plan.bots)]
+        result = play_match(
+            bots,
+            seed=seed,
+            hands=plan.match_hands,
+            seats=seating,
+            budget=plan.budget,
+            record_events=plan.record_events,
+        )
+    finally:
+        random.setstate(saved)
+    return MatchRecord(
+        seating=tuple(seating),
+        scores=tuple(result.scores),
+        players=[_tally(result, p) for p in range(4)],
+        log=_log_line(result, deal) if plan.record_events else None,
+    )
+
+
+def _tally(result: MatchResult, player: int) -> PlayerTally:
+    seat = result.seats[player]
+    stats = result.stats[player]
+    tally = PlayerTally(points=result.scores[player], outcomes=dict(stats.outcomes))
+    tally.timing.add_all(stats.times)
+    for hand in result.hand_results:
+        _count_hand(tally, hand, seat)
+    return tally
+
+
+def _count_hand(tally: PlayerTally, hand: HandResult, seat: int) -> None:
+    tally.hands += 1
+    if hand.winner is None:
+        tally.draws += 1
+    elif hand.winner == seat:
+        tally.wins += 1
+        tally.self_draws += hand.discarder is None
+        tally.tai += int((hand.score or {}).get("total_tai", 0))
+    elif hand.discarder == seat:
+        tally.deal_ins += 1
+
+
+def _log_line(result: MatchResult, deal: int) -> str:
+    """The match as one JSON line: who sat where, the scores, then the referee's events."""
+    record = {
+        "deal": deal,
+        "seed": result.seed,
+        "names": list(result.names),
+        "seats": list(result.seats),
+        "scores": list(result.scores),
+        "events": [e.to_json() for e in result.events],
+    }
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def deals_for(hands: int, plan: ArenaPlan) -> int:
+    """How many deals cover ``hands`` hands (at least one; whole deals only)."""
+    return max(1, -(-hands // plan.hands_per_deal))

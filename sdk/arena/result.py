@@ -1,0 +1,265 @@
+"""Aggregating deals into per-bot statistics: the :class:`ArenaResult`.
+
+A *bot* is a distinct spec: ``bots.greedy bots.greedy bots.random bots.random`` is two
+bots of two players each, and each bot's numbers pool its players. Points are counted
+per hand a player played; the confidence interval treats each deal as one observation
+(its mean points per hand over all the bot's seats and seatings in that deal), which is
+what makes it honest under duplicate seating, where the matches of a deal share walls
+and are far from independent (:mod:`sdk.arena.stats`).
+
+>>> from sdk.arena.deal import DealRecord, MatchRecord, PlayerTally
+>>> def deal(n, points):  # one match of one hand per deal, points by player
+...     tallies = [PlayerTally(points=p, hands=1) for p in points]
+...     return DealRecord(n, n, [MatchRecord((0, 1, 2, 3), tuple(points), tallies)])
+>>> agg = Aggregator(["A", "A", "B", "C"])
+>>> for n, pts in enumerate([(300, 300, -600, 0), (0, 0, 1000, -1000)]):
+...     agg.add(deal(n, pts))
+>>> agg.deal_points["A"], agg.standings()
+([300.0, 0.0], [('A', 150.0), ('B', 200.0), ('C', -500.0)])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sdk.arena.deal import DealRecord, PlayerTally
+from sdk.arena.stats import Interval, mean_interval, paired_interval
+from sdk.arena.timing import TimingHistogram
+from sdk.budget import Outcome
+
+__all__ = ["Aggregator", "ArenaResult", "BotStats", "PairStats"]
+
+
+@dataclass(slots=True)
+class _Totals:
+    """Running sums of one bot's tallies."""
+
+    points: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    tai: int = 0
+    draws: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    timing: TimingHistogram = field(default_factory=TimingHistogram)
+
+    def add(self, t: PlayerTally) -> None:
+        self.points += t.points
+        self.hands += t.hands
+        self.wins += t.wins
+        self.self_draws += t.self_draws
+        self.deal_ins += t.deal_ins
+        self.tai += t.tai
+        self.draws += t.draws
+        for k, n in t.outcomes.items():
+            self.outcomes[k] = self.outcomes.get(k, 0) + n
+        self.timing.merge(t.timing)
+
+
+def _rate(count: int, total: int) -> float:
+    return count / total if total else math.nan
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot's results. Rates are per hand played by one of its players."""
+
+    label: str
+    spec: str
+    players: tuple[int, ...]
+    points: Interval
+    """Mean points per hand, with its CI over deals."""
+    hands: int
+    win_rate: float
+    self_draw_rate: float
+    deal_in_rate: float
+    avg_tai: float
+    """Mean total tai of its wins (NaN without wins)."""
+    draw_rate: float
+    timing: TimingHistogram
+    outcomes: dict[str, int]
+
+    @property
+    def fallbacks(self) -> int:
+        return sum(n for k, n in self.outcomes.items() if k != Outcome.OK)
+
+    def to_json(self) -> dict[str, Any]:
+        def r(x: float, digits: int = 4) -> float | None:
+            return None if math.isnan(x) else round(x, digits)
+
+        return {
+            "bot": self.label,
+            "spec": self.spec,
+            "players": list(self.players),
+            "points_per_hand": self.points.to_json(),
+            "hands": self.hands,
+            "win_rate": r(self.win_rate),
+            "self_draw_rate": r(self.self_draw_rate),
+            "deal_in_rate": r(self.deal_in_rate),
+            "avg_tai_when_winning": r(self.avg_tai, 3),
+            "draw_rate": r(self.draw_rate),
+            "fallbacks": self.fallbacks,
+            "late": self.outcomes.get(Outcome.LATE, 0),
+            "errors": self.outcomes.get(Outcome.ERROR, 0),
+            "illegal": self.outcomes.get(Outcome.ILLEGAL, 0),
+            "timing": self.timing.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairStats:
+    """Bot ``a`` minus bot ``b`` in mean points per hand, paired by deal."""
+
+    a: str
+    b: str
+    diff: Interval
+
+    @property
+    def significant(self) -> bool:
+        return self.diff.excludes_zero
+
+    @property
+    def verdict(self) -> str:
+        """A sentence for people: who is better, or that the run cannot tell."""
+        if not self.significant:
+            return f"no significant difference between {self.a} and {self.b}"
+        better, worse = (self.a, self.b) if self.diff.mean > 0 else (self.b, self.a)
+        return f"{better} beats {worse}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "diff_points_per_hand": self.diff.to_json(),
+            "significant": self.significant,
+            "verdict": self.verdict,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaResult:
+    """What an arena run found. ``partial`` when it was interrupted (only whole deals
+    count). ``deal_points[label]`` are the per-deal observations, in deal order."""
+
+    config: dict[str, Any]
+    bots: list[BotStats]
+    pairs: list[PairStats]
+    deals: int
+    matches: int
+    hands: int
+    """Hands played at the table (each counts once, not once per player)."""
+    partial: bool
+    elapsed: float
+    deal_points: dict[str, list[float]]
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.elapsed if self.elapsed > 0 else math.nan
+
+    def bot(self, label: str) -> BotStats:
+        return next(b for b in self.bots if b.label == label)
+
+    def pair(self, a: str, b: str) -> PairStats:
+        return next(p for p in self.pairs if (p.a, p.b) == (a, b))
+
+    def to_json(self, timing: bool = True) -> dict[str, Any]:
+        """The report as a JSON-ready dict. ``timing=False`` leaves out everything that
+        depends on the machine (times, speed, backend), for comparing runs."""
+        out: dict[str, Any] = {
+            "config": dict(self.config),
+            "partial": self.partial,
+            "deals": self.deals,
+            "matches": self.matches,
+            "hands": self.hands,
+            "bots": [b.to_json() for b in self.bots],
+            "pairs": [p.to_json() for p in self.pairs],
+        }
+        if timing:
+            out["elapsed_s"] = round(self.elapsed, 3)
+            out["hands_per_second"] = round(self.hands_per_second, 2) if self.elapsed else None
+            return out
+        out["config"] = {k: v for k, v in self.config.items() if k not in ("backend", "workers")}
+        for bot in out["bots"]:
+            del bot["timing"]
+        return out
+
+    def to_markdown(self) -> str:
+        from sdk.arena.report import markdown
+
+        return markdown(self)
+
+
+class Aggregator:
+    """Collects :class:`~sdk.arena.deal.DealRecord` values in any order; the result is
+    the same whatever the order (sums of integers, observations sorted by deal)."""
+
+    def __init__(self, labels: Sequence[str], specs: Sequence[str] | None = None) -> None:
+        self.player_labels = list(labels)
+        self.labels = list(dict.fromkeys(labels))
+        self.specs = dict(zip(labels, specs or labels, strict=True))
+        self.groups = {b: tuple(p for p, x in enumerate(labels) if x == b) for b in self.labels}
+        self.totals = {b: _Totals() for b in self.labels}
+        self._deals: dict[int, dict[str, float]] = {}
+        self.matches = 0
+        self.hands = 0
+
+    def add(self, record: DealRecord) -> None:
+        points = dict.fromkeys(self.labels, 0)
+        hands = dict.fromkeys(self.labels, 0)
+        for match in record.matches:
+            self.matches += 1
+            self.hands += match.players[0].hands
+            for player, tally in enumerate(match.players):
+                label = self.player_labels[player]
+                self.totals[label].add(tally)
+                points[label] += tally.points
+                hands[label] += tally.hands
+        self._deals[record.deal] = {b: points[b] / hands[b] for b in self.labels}
+
+    @property
+    def deals(self) -> int:
+        return len(self._deals)
+
+    @property
+    def deal_points(self) -> dict[str, list[float]]:
+        order = sorted(self._deals)
+        return {b: [self._deals[d][b] for d in order] for b in self.labels}
+
+    def standings(self) -> list[tuple[str, float]]:
+        """Each bot's mean points per hand so far (for the progress display)."""
+        return [(b, self.totals[b].points / (self.totals[b].hands or 1)) for b in self.labels]
+
+    def result(
+        self, config: dict[str, Any], *, partial: bool, elapsed: float, level: float = 0.95
+    ) -> ArenaResult:
+        per_deal = self.deal_points
+        bots = [self._bot(b, per_deal[b], level) for b in self.labels]
+        pairs = [
+            PairStats(a, b, paired_interval(per_deal[a], per_deal[b], level))
+            for i, a in enumerate(self.labels)
+            for b in self.labels[i + 1 :]
+        ]
+        return ArenaResult(
+            config, bots, pairs, self.deals, self.matches, self.hands, partial, elapsed, per_deal
+        )
+
+    def _bot(self, label: str, observations: list[float], level: float) -> BotStats:
+        t = self.totals[label]
+        return BotStats(
+            label=label,
+            spec=self.specs[label],
+            players=self.groups[label],
+            points=mean_interval(observations, level),
+            hands=t.hands,
+            win_rate=_rate(t.wins, t.hands),
+            self_draw_rate=_rate(t.self_draws, t.hands),
+            deal_in_rate=_rate(t.deal_ins, t.hands),
+            avg_tai=_rate(t.tai, t.wins),
+            draw_rate=_rate(t.draws, t.hands),
+            timing=t.timing,
+            outcomes=dict(sorted(t.outcomes.items())),
+        )

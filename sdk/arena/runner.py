@@ -1,0 +1,221 @@
+"""Backends that play deals: in this process, in a process pool, or on a Ray cluster.
+
+Every backend plays the same deals with :func:`sdk.arena.deal.play_deal` and hands each
+finished :class:`~sdk.arena.deal.DealRecord` to ``on_deal`` as it arrives, in whatever
+order the workers finish; the report sorts by deal number, so the result of a seed is
+identical for every backend and worker count. Work is sent in chunks of whole deals, so
+an interrupted run never holds half a duplicate set.
+
+Ctrl-C (SIGINT) stops cleanly: the pool's workers ignore SIGINT, the parent stops
+waiting, terminates the workers (or cancels the Ray tasks) and :func:`run_deals` returns
+``False``; the deals already received stay valid.
+
+>>> from sdk.arena.deal import ArenaPlan, seatings
+>>> from sdk.arena.loader import load_bot
+>>> from sdk.bot import Bot
+>>> first = load_bot(lambda: Bot.from_function(lambda view, request: request.legal_actions[0]))
+>>> plan = ArenaPlan((first,) * 4, seed=1, match_hands=1, seatings=tuple(seatings(True)))
+>>> got = []
+>>> run_deals(plan, [0, 1], backend="local", on_deal=got.append)
+True
+>>> [(r.deal, len(r.matches)) for r in got]
+[(0, 4), (1, 4)]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
+
+__all__ = [
+    "BACKENDS",
+    "RayMissingError",
+    "chunks",
+    "local_runtime_env",
+    "play_chunk",
+    "run_deals",
+]
+
+BACKENDS = ("local", "process", "ray")
+
+OnDeal = Callable[[DealRecord], None]
+
+
+class RayMissingError(ImportError):
+    """``--backend ray`` without Ray installed."""
+
+
+def run_deals(
+    plan: ArenaPlan,
+    deals: Sequence[int],
+    *,
+    backend: str = "process",
+    workers: int | None = None,
+    address: str | None = None,
+    on_deal: OnDeal,
+) -> bool:
+    """Play ``deals`` of ``plan``; return ``True`` if all finished, ``False`` if
+    interrupted by Ctrl-C (``on_deal`` has then seen only the finished deals)."""
+    workers = workers or os.cpu_count() or 1
+    if backend == "local" or (backend == "process" and workers == 1 and len(deals) <= 1):
+        return _run_local(plan, deals, on_deal)
+    if backend == "process":
+        return _run_pool(plan, deals, workers, on_deal)
+    if backend == "ray":
+        return _run_ray(plan, deals, workers, address, on_deal)
+    raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+
+
+def chunks(deals: Sequence[int], workers: int) -> Iterator[list[int]]:
+    """Deals in chunks small enough to balance the load (about 8 chunks per worker) and
+    large enough to amortise sending them (at most 4 deals).
+
+    >>> list(chunks(range(10), 1))
+    [[0], [1], [2], [3], [4], [5], [6], [7], [8], [9]]
+    >>> [len(c) for c in chunks(range(100), 2)]
+    [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+    """
+    size = max(1, min(4, len(deals) // (workers * 8)))
+    for start in range(0, len(deals), size):
+        yield list(deals[start : start + size])
+
+
+def play_chunk(plan: ArenaPlan, deals: Sequence[int]) -> list[DealRecord]:
+    """Play a chunk of deals (what each worker task runs)."""
+    return [play_deal(plan, d) for d in deals]
+
+
+def _run_local(plan: ArenaPlan, deals: Sequence[int], on_deal: OnDeal) -> bool:
+    try:
+        for deal in deals:
+            on_deal(play_deal(plan, deal))
+    except KeyboardInterrupt:
+        return False
+    return True
+
+
+# --- process pool -----------------------------------------------------------------------
+
+_worker_plan: ArenaPlan | None = None
+
+
+def _init_worker(plan: ArenaPlan) -> None:
+    """Pool initializer: ignore Ctrl-C (the parent handles it) and keep the plan."""
+    global _worker_plan
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_plan = plan
+
+
+def _pool_chunk(deals: list[int]) -> list[DealRecord]:
+    assert _worker_plan is not None
+    return play_chunk(_worker_plan, deals)
+
+
+def _pool_context() -> Any:
+    """``fork`` where available: workers inherit ``sys.path`` and imported bot modules
+    and start at once. The parent starts no thread before the pool exists."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _run_pool(plan: ArenaPlan, deals: Sequence[int], workers: int, on_deal: OnDeal) -> bool:
+    inbox: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    pool = _pool_context().Pool(workers, initializer=_init_worker, initargs=(plan,))
+    try:
+        pending = 0
+        for chunk in chunks(deals, workers):
+            pool.apply_async(
+                _pool_chunk,
+                (chunk,),
+                callback=lambda r: inbox.put((True, r)),
+                error_callback=lambda e: inbox.put((False, e)),
+            )
+            pending += 1
+        _drain(pending, inbox, on_deal)
+    except KeyboardInterrupt:
+        pool.terminate()
+        pool.join()
+        return False
+    except BaseException:
+        pool.terminate()
+        raise
+    pool.close()
+    pool.join()
+    return True
+
+
+def _drain(pending: int, inbox: queue.SimpleQueue[tuple[bool, Any]], on_deal: OnDeal) -> None:
+    while pending:
+        try:
+            ok, payload = inbox.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if not ok:
+            raise payload
+        for record in payload:
+            on_deal(record)
+        pending -= 1
+
+
+# --- Ray ----------------------------------------------------------------------------------
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RayMissingError("the ray backend needs Ray: pip install 'taimahjong[ray]'") from None
+    return ray
+
+
+def local_runtime_env() -> dict[str, Any]:
+    """A runtime env giving local Ray workers this process's ``sys.path``, so bots that
+    import here (the current directory, test folders) import there too."""
+    paths = [p for p in sys.path if p and os.path.isdir(p)]
+    return {"env_vars": {"PYTHONPATH": os.pathsep.join(paths)}}
+
+
+def _run_ray(
+    plan: ArenaPlan, deals: Sequence[int], workers: int, address: str | None, on_deal: OnDeal
+) -> bool:
+    ray = _import_ray()
+    started = not ray.is_initialized()
+    if started:
+        _start_ray(ray, workers, address)
+    try:
+        remote = ray.remote(play_chunk)
+        plan_ref = ray.put(plan)
+        pending = [remote.remote(plan_ref, chunk) for chunk in chunks(deals, workers)]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
+                for ref in done:
+                    for record in ray.get(ref):
+                        on_deal(record)
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            return False
+        return True
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _start_ray(ray: Any, workers: int, address: str | None) -> None:
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(
+            num_cpus=workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            runtime_env=local_runtime_env(),
+        )
