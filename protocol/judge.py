@@ -23,13 +23,12 @@ from typing import Any
 
 from protocol.actions import PASS, Action, ActionKind, ActionParseError
 from protocol.errors import MahjongError
-from protocol.events import Event
 from protocol.hand_state import HandState, IllegalActionError
 from protocol.tiles import Tile, parse_tiles
 from protocol.view import CLAIMS
 from protocol.wall import build_wall, shuffled_wall
 
-__all__ = ["JudgeReport", "ScenarioError", "main", "result_json", "run_scenario"]
+__all__ = ["JudgeReport", "ScenarioError", "dumps_report", "main", "result_json", "run_scenario"]
 
 _CLAIMS = frozenset(
     {ActionKind.WIN, ActionKind.KONG, ActionKind.PUNG, ActionKind.CHOW, ActionKind.PASS}
@@ -167,9 +166,22 @@ def _check_expect(report: JudgeReport, expect: Mapping[str, Any]) -> None:
     if want_error is not None:
         got = report.error
         if got is None:
-            report.failures.append(f"expected an illegal action at step {want_error['step']}")
-        elif got["step"] != want_error["step"] or want_error.get("reason", "") not in got["reason"]:
+            report.failures.append(f"expected an illegal action: {want_error}")
+        elif (
+            got["step"] != want_error.get("step", got["step"])
+            or want_error.get("reason", "") not in got["reason"]
+        ):
             report.failures.append(f"expected error {want_error}, got {got}")
+    events = [e.to_json() for e in report.hand.events]
+    for pattern in expect.get("events_include", []):
+        if not any(_matches(e, pattern) for e in events):
+            report.failures.append(f"no event matches {pattern}")
+    for pattern in expect.get("events_exclude", []):
+        found = [e for e in events if _matches(e, pattern)]
+        if found:
+            report.failures.append(f"unexpected event {found[0]} (matches {pattern})")
+    if "result" in expect and expect["result"] is None and report.hand.result is not None:
+        report.failures.append(f"expected the hand to go on, it ended: {result_json(report.hand)}")
     want_result = expect.get("result")
     if want_result is not None:
         got_result = result_json(report.hand) or {}
@@ -182,6 +194,10 @@ def _check_expect(report: JudgeReport, expect: Mapping[str, Any]) -> None:
                 report.failures.append(
                     f"result {key} = {got_result.get(key)!r}, expected {value!r}"
                 )
+
+
+def _matches(event: Mapping[str, Any], pattern: Mapping[str, Any]) -> bool:
+    return all(event.get(k) == v for k, v in pattern.items())
 
 
 def run_scenario(data: Mapping[str, Any]) -> JudgeReport:
@@ -218,8 +234,22 @@ def run_scenario(data: Mapping[str, Any]) -> JudgeReport:
     return report
 
 
-def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
-    return [e.to_json() for e in events]
+def dumps_report(data: Mapping[str, Any]) -> str:
+    """The report as JSON text with one event per line (diff- and grep-friendly)."""
+    parts = ["{", ' "events": [']
+    events = data["events"]
+    for i, event in enumerate(events):
+        comma = "," if i < len(events) - 1 else ""
+        parts.append("  " + json.dumps(event, ensure_ascii=False) + comma)
+    parts.append(" ],")
+    rest = [
+        f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+        for k, v in data.items()
+        if k != "events"
+    ]
+    parts.append(",\n".join(rest))
+    parts.append("}")
+    return "\n".join(parts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -235,8 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, json.JSONDecodeError, ScenarioError) as exc:
         print(f"judge: {args.scenario}: {exc}", file=sys.stderr)
         return 2
-    json.dump(report.to_json(args.seat), sys.stdout, ensure_ascii=False, indent=1)
-    print()
+    print(dumps_report(report.to_json(args.seat)))
     if report.error is not None:
         e = report.error
         print(
