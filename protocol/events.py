@@ -63,7 +63,29 @@ _BOOL: _Codec = (bool, bool)
 _TILE: _Codec = (str, Tile.parse)
 _TILES: _Codec = (lambda ts: [str(t) for t in ts], lambda ts: tuple(Tile.parse(t) for t in ts))
 _INTS: _Codec = (list, tuple)
-_MELDS: _Codec = (lambda ms: [str(m) for m in ms], lambda ms: tuple(Meld.parse(m) for m in ms))
+
+
+def _meld_to_json(meld: Meld) -> dict[str, Any]:
+    out: dict[str, Any] = {"meld": str(meld)}
+    if meld.called is not None:
+        out["called"] = str(meld.called)
+    if meld.source is not None:
+        out["from"] = meld.source
+    return out
+
+
+def _meld_from_json(data: Mapping[str, Any]) -> Meld:
+    meld = Meld.parse(data["meld"])
+    called = data.get("called")
+    return Meld(
+        meld.kind, meld.tile, None if called is None else Tile.parse(called), data.get("from")
+    )
+
+
+_MELDS: _Codec = (
+    lambda ms: [_meld_to_json(m) for m in ms],
+    lambda ms: tuple(_meld_from_json(m) for m in ms),
+)
 _STR: _Codec = (str, str)
 
 
