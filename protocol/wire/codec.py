@@ -1,0 +1,142 @@
+"""Protocol v1 frames: JSON text to typed messages and back.
+
+:func:`decode_server_frame` / :func:`decode_client_frame` validate one frame at the edge
+and raise a narrow :class:`WireDecodeError` (never anything else): an
+:class:`UnknownMessageError` for a ``type`` this version does not know (a newer peer:
+ignore it with a warning), a :class:`WireDecodeError` for anything malformed.
+:func:`encode` writes a message; :func:`event_frame` is the server's fast path for events,
+built straight from the referee's values without pydantic.
+
+>>> from protocol.events import Discard
+>>> from protocol.tiles import Tile
+>>> frame = event_frame(7, Discard(2, Tile.M5))
+>>> frame
+'{"type":"event","seq":7,"event":{"type":"discard","seat":2,"tile":"5m"}}'
+>>> decode_server_frame(frame).to_event()
+Discard(seat=2, tile=<Tile.M5: 4>)
+>>> decode_client_frame('{"type": "teleport"}')
+Traceback (most recent call last):
+  ...
+protocol.wire.codec.UnknownMessageError: unknown message type 'teleport' (a newer peer?); frame: '{"type": "teleport"}'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from protocol.errors import MahjongError
+from protocol.events import Event
+from protocol.wire.messages import (
+    CLIENT_TYPES,
+    SERVER_TYPES,
+    ClientMessage,
+    ServerMessage,
+    client_adapter,
+    server_adapter,
+)
+
+__all__ = [
+    "MAX_FRAME",
+    "UnknownMessageError",
+    "WireDecodeError",
+    "WireError",
+    "decode_client_frame",
+    "decode_server_frame",
+    "encode",
+    "event_frame",
+    "peek",
+]
+
+MAX_FRAME = 1 << 20
+"""Frames longer than this (in characters) are refused."""
+
+
+class WireError(MahjongError):
+    """Base class of protocol v1 errors."""
+
+
+class WireDecodeError(WireError):
+    """A frame is not a valid message; ``frame`` is the text and the message says why."""
+
+    def __init__(self, frame: object, reason: str) -> None:
+        self.frame = frame
+        self.reason = reason
+        shown = frame if not isinstance(frame, str | bytes) or len(frame) < 200 else frame[:200]
+        super().__init__(f"{reason}; frame: {shown!r}")
+
+
+class UnknownMessageError(WireDecodeError):
+    """A frame of a ``type`` this protocol version does not know; ignore it."""
+
+    def __init__(self, frame: object, type_: str) -> None:
+        self.type = type_
+        super().__init__(frame, f"unknown message type {type_!r} (a newer peer?)")
+
+
+def encode(message: BaseModel) -> str:
+    """The JSON text frame of ``message`` (fields that are ``None`` left out)."""
+    return message.model_dump_json(exclude_none=True)
+
+
+def event_frame(seq: int, event: Event) -> str:
+    """The ``event`` frame of a (projected) referee event, without pydantic."""
+    payload = json.dumps(event.to_json(), separators=(",", ":"), ensure_ascii=False)
+    return f'{{"type":"event","seq":{seq},"event":{payload}}}'
+
+
+def peek(frame: str | bytes) -> dict[str, Any] | None:
+    """The frame as a JSON object if it is one (for error reports), else ``None``."""
+    try:
+        data = json.loads(frame)
+    except (ValueError, RecursionError, TypeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _decode(frame: str | bytes, known: frozenset[str], adapter: Any) -> Any:
+    if isinstance(frame, bytes | bytearray):
+        try:
+            frame = bytes(frame).decode("utf-8")
+        except UnicodeDecodeError:
+            raise WireDecodeError(frame, "a frame is UTF-8 JSON text") from None
+    if not isinstance(frame, str):
+        raise WireDecodeError(frame, f"a frame is text, not {type(frame).__name__}")
+    if len(frame) > MAX_FRAME:
+        raise WireDecodeError(frame, f"a frame has at most {MAX_FRAME} characters")
+    try:
+        data = json.loads(frame)
+    except (ValueError, RecursionError) as exc:
+        raise WireDecodeError(frame, f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise WireDecodeError(frame, "a frame is a JSON object")
+    type_ = data.get("type")
+    if not isinstance(type_, str):
+        raise WireDecodeError(frame, "a frame has a string 'type'")
+    if type_ not in known:
+        raise UnknownMessageError(frame, type_)
+    try:
+        return adapter.validate_json(frame)
+    except (ValidationError, ValueError, RecursionError) as exc:
+        raise WireDecodeError(frame, f"invalid {type_!r} message: {_summary(exc)}") from None
+
+
+def _summary(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(
+            f"{'.'.join(map(str, e['loc'][1:])) or e['loc'][0] if e['loc'] else 'frame'}: {e['msg']}"
+            for e in exc.errors()[:3]
+        )
+    return str(exc)
+
+
+def decode_server_frame(frame: str | bytes) -> ServerMessage:
+    """Read a frame the server sent (client side)."""
+    return _decode(frame, SERVER_TYPES, server_adapter)  # type: ignore[no-any-return]
+
+
+def decode_client_frame(frame: str | bytes) -> ClientMessage:
+    """Read a frame a client sent (server side)."""
+    return _decode(frame, CLIENT_TYPES, client_adapter)  # type: ignore[no-any-return]

@@ -1,0 +1,140 @@
+"""Protocol v1 REST bodies (served by the local server under ``/v1``, used through
+httpx by the SDK). Same conventions as the frames: strict types, unknown fields ignored.
+
+>>> TableCreate(seed=7, seats=[SeatAssignment(seat=0, bot_name="a")]).hands
+16
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, NonNegativeInt, model_validator
+
+from protocol.wire import PROTOCOL_VERSION
+from protocol.wire.common import ErrorCode
+from protocol.wire.messages import EventJSON, Timing, _Model
+
+__all__ = [
+    "ErrorBody",
+    "Health",
+    "Leaderboard",
+    "LeaderboardEntry",
+    "MatchLog",
+    "SeatAssignment",
+    "SeatStatus",
+    "TableCreate",
+    "TableCreated",
+    "TableList",
+    "TableStatus",
+]
+
+
+class Health(_Model):
+    """``GET /v1/health``."""
+
+    status: Literal["ok"] = "ok"
+    protocol_version: int = PROTOCOL_VERSION
+    server_version: str = ""
+
+
+class SeatAssignment(_Model):
+    """Who sits at ``seat``: a remote bot over protocol v1 (``ws``), a program speaking
+    the line protocol (``line``), or a bot built into the server (``builtin``)."""
+
+    seat: int = Field(ge=0, le=3)
+    bot_name: str = Field(min_length=1, max_length=64)
+    transport: Literal["ws", "line", "builtin"] = "ws"
+    command: list[str] | None = None
+    """For ``line`` seats the server starts: the program and its arguments."""
+
+
+class TableCreate(_Model):
+    """``POST /v1/tables``: a table to create and its match."""
+
+    rules: str = "tcga-2024"
+    seed: int
+    hands: int = Field(default=16, ge=1, le=1024)
+    first_dealer: int = Field(default=0, ge=0, le=3)
+    timing: Timing = Timing()
+    seats: list[SeatAssignment] = Field(min_length=1, max_length=4)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> TableCreate:
+        seats = [s.seat for s in self.seats]
+        if len(set(seats)) != len(seats):
+            raise ValueError("each seat is assigned at most once")
+        return self
+
+
+class TableCreated(_Model):
+    """The answer to ``POST /v1/tables``: ids and one secret token per ``ws`` seat (the
+    token goes into that bot's ``hello``)."""
+
+    table_id: str
+    match_id: str
+    tokens: dict[str, str] = Field(default_factory=dict)
+    """Seat number (as text) to token."""
+
+
+class SeatStatus(_Model):
+    seat: int = Field(ge=0, le=3)
+    bot_name: str
+    transport: Literal["ws", "line", "builtin"]
+    connected: bool
+    ready: bool
+    fallbacks: NonNegativeInt = 0
+    """Decisions the server defaulted (R17) for this seat."""
+
+
+class TableStatus(_Model):
+    """``GET /v1/tables/{table_id}`` (and each item of the list)."""
+
+    table_id: str
+    match_id: str
+    status: Literal["waiting", "running", "finished", "aborted"]
+    hand_no: NonNegativeInt = 0
+    hands: int = Field(ge=1)
+    seats: list[SeatStatus] = Field(default_factory=list)
+    scores: list[int] = Field(default=[0, 0, 0, 0], min_length=4, max_length=4)
+
+
+class TableList(_Model):
+    """``GET /v1/tables``."""
+
+    tables: list[TableStatus]
+
+
+class MatchLog(_Model):
+    """``GET /v1/matches/{match_id}/log``: every referee event of a finished match, with
+    nothing hidden (the full log, not a seat's projection)."""
+
+    match_id: str
+    table_id: str
+    seed: int
+    hands: int = Field(ge=1)
+    seat_names: list[str] = Field(min_length=4, max_length=4)
+    events: list[EventJSON]
+    scores: list[int] = Field(min_length=4, max_length=4)
+
+
+class LeaderboardEntry(_Model):
+    rank: int = Field(ge=1)
+    bot_name: str
+    matches: NonNegativeInt
+    hands: NonNegativeInt
+    total_score: int
+    mean_score: float = Field(strict=False)
+
+
+class Leaderboard(_Model):
+    """``GET /v1/leaderboard``."""
+
+    entries: list[LeaderboardEntry]
+
+
+class ErrorBody(_Model):
+    """Every REST error response (4xx/5xx): a stable code and a text."""
+
+    code: ErrorCode
+    message: str

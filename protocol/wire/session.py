@@ -1,0 +1,468 @@
+"""Sans-I/O protocol v1 sessions: :class:`WireClient` (a bot) and :class:`WireServerSeat`
+(one seat on the server). No sockets, no clock: the caller passes frames in, takes frames
+out with ``data_to_send()``, and passes ``now`` (any monotonic seconds) where time
+matters, in the style of h11 and websockets' sans-I/O objects.
+
+>>> from protocol.actions import DISCARD, PASS
+>>> from protocol.events import Discard
+>>> from protocol.tiles import Tile
+>>> server = WireServerSeat(seat=1, token="s3cret", match_id="m1", table_id="t1")
+>>> client = WireClient(token="s3cret", bot_name="demo")
+>>> server.connect(); server.receive_frame(client.hello(), now=0.0)
+>>> [type(m).__name__ for f in server.data_to_send() for m in client.receive_frame(f)]
+['SessionStart']
+>>> server.push_event(Discard(0, Tile.M5))
+>>> rid = server.request((PASS,), now=1.0)
+>>> inputs = [m for f in server.data_to_send() for m in client.receive_frame(f)]
+>>> [type(m).__name__ for m in inputs]
+['Discard', 'ActionRequest']
+>>> server.receive_frame(client.answer(PASS), now=1.5)
+Decision(request_id='1', action=Action.parse('pass'), defaulted=False, reason=None)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from protocol.actions import Action
+from protocol.defaults import default_action
+from protocol.events import Event, project
+from protocol.tiles import Tile
+from protocol.wire import PROTOCOL_VERSION
+from protocol.wire.codec import (
+    UnknownMessageError,
+    WireDecodeError,
+    WireError,
+    decode_client_frame,
+    decode_server_frame,
+    encode,
+    event_frame,
+    peek,
+)
+from protocol.wire.common import (
+    ActionRequest,
+    ErrorCode,
+    Outcome,
+    RejectReason,
+    ServerError,
+    SessionEnd,
+    SessionStart,
+    WireInput,
+)
+from protocol.wire.messages import (
+    Ack,
+    ActionModel,
+    Bye,
+    ErrorMsg,
+    EventMsg,
+    Hello,
+    LegalAction,
+    MatchConfig,
+    Ready,
+    Rejected,
+    Reply,
+    Request,
+    Welcome,
+)
+
+__all__ = [
+    "Decision",
+    "SequenceGapError",
+    "VersionMismatchError",
+    "WireClient",
+    "WireServerSeat",
+    "WireStateError",
+]
+
+log = logging.getLogger(__name__)
+
+
+class VersionMismatchError(WireError):
+    """The peer speaks another protocol version."""
+
+
+class SequenceGapError(WireError):
+    """Events were missed: reconnect and resume with ``hello(last_seq)``."""
+
+    def __init__(self, expected: int, got: int) -> None:
+        self.expected, self.got = expected, got
+        super().__init__(f"expected event {expected}, got {got}: resume from {expected - 1}")
+
+
+class WireStateError(WireError):
+    """A call that does not fit the session's state (e.g. answering without a request)."""
+
+
+# --- client ----------------------------------------------------------------------------
+
+
+class WireClient:
+    """A bot's side of protocol v1. Send :meth:`hello` first, read every frame with
+    :meth:`receive_frame` (it returns the same values as the line protocol's adapter),
+    send :meth:`ready` once loaded, and answer each request with :meth:`answer`. After a
+    disconnect or a :class:`SequenceGapError`, reconnect and send :meth:`hello` again: it
+    carries :attr:`last_seq`, so the server resumes."""
+
+    def __init__(self, token: str, bot_name: str, client_version: str = "") -> None:
+        self.token, self.bot_name, self.client_version = token, bot_name, client_version
+        self.last_seq = 0
+        self.seat: int | None = None
+        self.welcome: Welcome | None = None
+        self._request: ActionRequest | None = None
+        self._ids: dict[Action, int] = {}
+
+    def hello(self) -> str:
+        """The ``hello`` frame (with ``last_seq`` once events were received)."""
+        return encode(
+            Hello(
+                token=self.token,
+                bot_name=self.bot_name,
+                client_version=self.client_version,
+                last_seq=self.last_seq or None,
+            )
+        )
+
+    def ready(self) -> str:
+        return encode(Ready())
+
+    def answer(self, action: Action) -> str:
+        """The ``reply`` frame choosing ``action`` for the pending request."""
+        request = self._request
+        if request is None:
+            raise WireStateError("there is no request to answer")
+        action_id = self._ids.get(action)
+        self._request = None
+        if action_id is None:  # not offered: send it as is, the server will refuse it
+            return encode(Reply(request_id=request.request_id, action=ActionModel.of(action)))
+        return encode(Reply(request_id=request.request_id, action_id=action_id))
+
+    @property
+    def pending_request(self) -> ActionRequest | None:
+        return self._request
+
+    def receive_frame(self, frame: str | bytes) -> list[WireInput]:
+        """Read one server frame. Unknown message types are ignored with a warning;
+        raises :class:`WireDecodeError`, :class:`VersionMismatchError` or
+        :class:`SequenceGapError`."""
+        try:
+            msg = decode_server_frame(frame)
+        except UnknownMessageError as exc:
+            log.warning("protocol v1: ignoring a message of unknown type %r", exc.type)
+            return []
+        handler = getattr(self, "_on_" + msg.type)
+        return handler(msg)  # type: ignore[no-any-return]
+
+    def _on_welcome(self, msg: Welcome) -> list[WireInput]:
+        if msg.protocol_version != PROTOCOL_VERSION:
+            raise VersionMismatchError(
+                f"the server speaks protocol {msg.protocol_version}, this client {PROTOCOL_VERSION}"
+            )
+        self.welcome, self.seat = msg, msg.seat
+        if not msg.resumed:
+            self.last_seq = 0
+        config = msg.config.model_dump(mode="json")
+        return [
+            SessionStart(msg.seat, self.bot_name, msg.match_id, msg.table_id, config, msg.resumed)
+        ]
+
+    def _on_event(self, msg: EventMsg) -> list[WireInput]:
+        if msg.seq <= self.last_seq:
+            return []  # already seen (a resume replays from last_seq)
+        if msg.seq != self.last_seq + 1:
+            raise SequenceGapError(self.last_seq + 1, msg.seq)
+        self.last_seq = msg.seq
+        return [msg.to_event()]
+
+    def _on_request(self, msg: Request) -> list[WireInput]:
+        if msg.seq > self.last_seq:
+            raise SequenceGapError(self.last_seq + 1, msg.seq)
+        legal = tuple(a.action.to_action() for a in msg.legal)
+        self._ids = {a.action.to_action(): a.id for a in msg.legal}
+        drawn = None if msg.drawn_tile is None else Tile.parse(msg.drawn_tile)
+        seat = self.seat if self.seat is not None else -1
+        self._request = ActionRequest(msg.request_id, seat, legal, msg.time_left_ms / 1000, drawn)
+        return [self._request]
+
+    def _settled(self, request_id: str) -> None:
+        if self._request is not None and self._request.request_id == request_id:
+            self._request = None
+
+    def _on_ack(self, msg: Ack) -> list[WireInput]:
+        self._settled(msg.request_id)
+        return [Outcome(msg.request_id, True, msg.action.to_action())]
+
+    def _on_rejected(self, msg: Rejected) -> list[WireInput]:
+        self._settled(msg.request_id)
+        applied = None if msg.applied is None else msg.applied.to_action()
+        return [Outcome(msg.request_id, False, applied, msg.reason, msg.message)]
+
+    def _on_error(self, msg: ErrorMsg) -> list[WireInput]:
+        if msg.code is ErrorCode.VERSION_MISMATCH:
+            raise VersionMismatchError(msg.message)
+        return [ServerError(msg.code.value, msg.message, msg.fatal)]
+
+    def _on_bye(self, msg: Bye) -> list[WireInput]:
+        return [SessionEnd(msg.reason)]
+
+
+# --- server ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What to apply to the referee for ``request_id``: the seat's ``action``, or its R17
+    default (``defaulted``, with the ``reason``)."""
+
+    request_id: str
+    action: Action
+    defaulted: bool = False
+    reason: RejectReason | None = None
+
+
+@dataclass(slots=True)
+class _Pending:
+    request_id: str
+    legal: tuple[Action, ...]
+    default: Action
+    deadline: float
+    frame_fields: dict[str, object]
+
+
+class WireServerSeat:
+    """One seat's protocol v1 state on the server; it outlives connections so that a
+    bot can resume. Per connection: :meth:`connect`, then feed each frame to
+    :meth:`receive_frame` and write :meth:`data_to_send`; :meth:`disconnect` when it
+    drops. From the referee: :meth:`push_event` for every event (full or projected; it
+    projects for its seat), :meth:`request` for each decision, :meth:`check_timeout` when
+    :attr:`deadline` passes. A :class:`Decision` returned by :meth:`receive_frame` or
+    :meth:`check_timeout` is applied to the referee exactly once."""
+
+    def __init__(
+        self,
+        seat: int,
+        token: str,
+        match_id: str,
+        table_id: str,
+        config: MatchConfig | None = None,
+    ) -> None:
+        self.seat, self.token = seat, token
+        self.match_id, self.table_id = match_id, table_id
+        self.config = config or MatchConfig()
+        self.seq = 0
+        self.connected = False
+        self.greeted = False
+        self.ready = False
+        self.startup_deadline: float | None = None
+        self.bot_name = ""
+        self._log: list[str] = []
+        self._out: list[str] = []
+        self._pending: _Pending | None = None
+        self._settled: dict[str, Decision] = {}
+        self._requests = 0
+
+    # -- connection --
+
+    def connect(self) -> None:
+        """A new connection for this seat: the next frame must be ``hello``."""
+        self.connected, self.greeted = True, False
+        self._out.clear()
+
+    def disconnect(self) -> None:
+        """The connection dropped; the seat keeps being played by defaults (R17)."""
+        self.connected = self.greeted = False
+        self._out.clear()
+
+    def data_to_send(self) -> list[str]:
+        """The frames to write now, in order (drains the queue)."""
+        out, self._out = self._out, []
+        return out
+
+    def _send(self, frame: str) -> None:
+        if self.connected and self.greeted:
+            self._out.append(frame)
+
+    def _error(self, code: ErrorCode, message: str, *, fatal: bool = False) -> None:
+        if self.connected:
+            self._out.append(
+                encode(ErrorMsg(seq=self.seq, code=code, message=message, fatal=fatal))
+            )
+        if fatal:
+            self.greeted = False
+
+    # -- from the referee --
+
+    @property
+    def deadline(self) -> float | None:
+        """When the pending request times out (in the caller's ``now`` units)."""
+        return None if self._pending is None else self._pending.deadline
+
+    def push_event(self, event: Event) -> None:
+        """Record and send a referee event as this seat may see it."""
+        seen = project(event, self.seat)
+        if seen is None:
+            return
+        self.seq += 1
+        frame = event_frame(self.seq, seen)
+        self._log.append(frame)
+        self._send(frame)
+
+    def request(self, legal: Sequence[Action], now: float, drawn_tile: int | None = None) -> str:
+        """Ask the seat to choose among the referee's ``legal`` actions; returns the
+        request id. ``drawn_tile`` is the tile just drawn (for the R17 default)."""
+        if self._pending is not None:
+            raise WireStateError(f"request {self._pending.request_id} is still pending")
+        legal = tuple(legal)
+        default = default_action(legal, drawn_tile)
+        self._requests += 1
+        request_id = str(self._requests)
+        fields: dict[str, object] = {
+            "request_id": request_id,
+            "legal": [LegalAction(id=i, action=ActionModel.of(a)) for i, a in enumerate(legal)],
+            "default_id": legal.index(default),
+            "drawn_tile": None if drawn_tile is None else str(Tile(drawn_tile)),
+        }
+        budget = self.config.timing.decision_ms / 1000
+        self._pending = _Pending(request_id, legal, default, now + budget, fields)
+        self._send(self._request_frame(now))
+        return request_id
+
+    def _request_frame(self, now: float) -> str:
+        pending = self._pending
+        assert pending is not None
+        left = max(0, int((pending.deadline - now) * 1000))
+        return encode(Request(seq=self.seq, time_left_ms=left, **pending.frame_fields))  # type: ignore[arg-type]
+
+    def check_timeout(self, now: float) -> Decision | None:
+        """The R17 default if the pending request's deadline has passed."""
+        pending = self._pending
+        if pending is None or now < pending.deadline:
+            return None
+        return self._refuse(RejectReason.TIMEOUT, "no reply before the deadline")
+
+    def startup_expired(self, now: float) -> bool:
+        """Whether the start-up budget ran out before ``ready`` (the server then starts
+        and plays the seat by defaults until it is ready)."""
+        deadline = self.startup_deadline
+        return not self.ready and deadline is not None and now >= deadline
+
+    # -- from the client --
+
+    def receive_frame(self, frame: str | bytes, now: float) -> Decision | None:
+        """Read one client frame; returns a :class:`Decision` to apply, if any."""
+        try:
+            msg = decode_client_frame(frame)
+        except UnknownMessageError as exc:
+            log.warning("protocol v1: ignoring a message of unknown type %r", exc.type)
+            return None
+        except WireDecodeError as exc:
+            return self._malformed(frame, exc)
+        if not self.greeted and not isinstance(msg, Hello):
+            self._error(ErrorCode.UNEXPECTED_MESSAGE, f"expected hello, not {msg.type}", fatal=True)
+            return None
+        if isinstance(msg, Hello):
+            self._hello(msg, now)
+            return None
+        if isinstance(msg, Ready):
+            self.ready = True
+            return None
+        return self._reply(msg, now)
+
+    def _malformed(self, frame: str | bytes, exc: WireDecodeError) -> Decision | None:
+        data = peek(frame)
+        pending = self._pending
+        if (
+            data is not None
+            and data.get("type") == "reply"
+            and pending is not None
+            and data.get("request_id") == pending.request_id
+        ):
+            return self._refuse(RejectReason.MALFORMED, exc.reason)
+        self._error(ErrorCode.MALFORMED, exc.reason, fatal=not self.greeted)
+        return None
+
+    def _hello(self, msg: Hello, now: float) -> None:
+        if msg.protocol_version != PROTOCOL_VERSION:
+            text = f"this server speaks protocol {PROTOCOL_VERSION}, not {msg.protocol_version}"
+            self._error(ErrorCode.VERSION_MISMATCH, text, fatal=True)
+            return
+        if msg.token != self.token:
+            self._error(ErrorCode.BAD_TOKEN, "unknown token for this seat", fatal=True)
+            return
+        last = msg.last_seq or 0
+        if last > self.seq:
+            self._error(ErrorCode.BAD_RESUME, f"last_seq {last} is ahead of {self.seq}", fatal=True)
+            return
+        self.greeted, self.bot_name = True, msg.bot_name
+        resumed = msg.last_seq is not None
+        if self.startup_deadline is None:
+            self.startup_deadline = now + self.config.timing.startup_ms / 1000
+        welcome = Welcome(
+            seq=self.seq,
+            seat=self.seat,
+            match_id=self.match_id,
+            table_id=self.table_id,
+            config=self.config,
+            resumed=resumed,
+        )
+        self._out.append(encode(welcome))
+        self._out.extend(self._log[last:])
+        if self._pending is not None:
+            self._out.append(self._request_frame(now))
+
+    def _reply(self, msg: Reply, now: float) -> Decision | None:
+        pending = self._pending
+        if pending is None or msg.request_id != pending.request_id:
+            settled = self._settled.get(msg.request_id)
+            if settled is None:
+                self._reject(msg.request_id, RejectReason.UNKNOWN_REQUEST, "no such request", None)
+            elif settled.reason is RejectReason.TIMEOUT:
+                self._reject(
+                    msg.request_id, RejectReason.LATE, "after the deadline", settled.action
+                )
+            else:
+                self._reject(msg.request_id, RejectReason.STALE, "already settled", None)
+            return None
+        if now > pending.deadline:
+            return self._refuse(RejectReason.LATE, "after the deadline")
+        if msg.action_id is not None:
+            if msg.action_id >= len(pending.legal):
+                return self._refuse(RejectReason.NOT_LEGAL, f"no legal action {msg.action_id}")
+            action = pending.legal[msg.action_id]
+        else:
+            assert msg.action is not None
+            action = msg.action.to_action()
+            if action not in pending.legal:
+                return self._refuse(RejectReason.NOT_LEGAL, f"{action} is not legal now")
+        decision = Decision(pending.request_id, action)
+        self._settle(decision)
+        self._send(
+            encode(Ack(seq=self.seq, request_id=decision.request_id, action=ActionModel.of(action)))
+        )
+        return decision
+
+    def _settle(self, decision: Decision) -> None:
+        self._settled[decision.request_id] = decision
+        self._pending = None
+
+    def _refuse(self, reason: RejectReason, message: str) -> Decision:
+        pending = self._pending
+        assert pending is not None
+        decision = Decision(pending.request_id, pending.default, True, reason)
+        self._settle(decision)
+        self._reject(pending.request_id, reason, message, pending.default)
+        return decision
+
+    def _reject(
+        self, request_id: str, reason: RejectReason, message: str, applied: Action | None
+    ) -> None:
+        model = None if applied is None else ActionModel.of(applied)
+        frame = Rejected(
+            seq=self.seq, request_id=request_id, reason=reason, message=message, applied=model
+        )
+        self._send(encode(frame))
+
+    def bye(self, reason: str = "") -> None:
+        """End the session (after the match)."""
+        self._send(encode(Bye(seq=self.seq, reason=reason)))
