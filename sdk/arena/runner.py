@@ -6,9 +6,10 @@ order the workers finish; the report sorts by deal number, so the result of a se
 identical for every backend and worker count. Work is sent in chunks of whole deals, so
 an interrupted run never holds half a duplicate set.
 
-Ctrl-C (SIGINT) stops cleanly: the pool's workers ignore SIGINT, the parent stops
-waiting, terminates the workers (or cancels the Ray tasks) and :func:`run_deals` returns
-``False``; the deals already received stay valid.
+Ctrl-C (SIGINT) stops cleanly (:mod:`sdk.arena.stop`): the pool's workers ignore
+SIGINT; the parent stops starting deals (in-process: after the current one), keeps every
+deal already finished, terminates the workers (or cancels the Ray tasks) and
+:func:`run_deals` returns ``False``. A second Ctrl-C abandons the deal in progress.
 
 >>> from sdk.arena.deal import ArenaPlan, seatings
 >>> from sdk.arena.loader import load_bot
@@ -24,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import queue
@@ -33,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
+from sdk.arena.stop import StopOnSigint
 
 __all__ = [
     "BACKENDS",
@@ -64,13 +67,17 @@ def run_deals(
     """Play ``deals`` of ``plan``; return ``True`` if all finished, ``False`` if
     interrupted by Ctrl-C (``on_deal`` has then seen only the finished deals)."""
     workers = workers or os.cpu_count() or 1
-    if backend == "local" or (backend == "process" and workers == 1 and len(deals) <= 1):
-        return _run_local(plan, deals, on_deal)
-    if backend == "process":
-        return _run_pool(plan, deals, workers, on_deal)
-    if backend == "ray":
-        return _run_ray(plan, deals, workers, address, on_deal)
-    raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    with StopOnSigint() as stop:
+        try:
+            if backend == "local":
+                return _run_local(plan, deals, on_deal, stop)
+            if backend == "process":
+                return _run_pool(plan, deals, workers, on_deal, stop)
+            return _run_ray(plan, deals, workers, address, on_deal, stop)
+        except KeyboardInterrupt:  # a second Ctrl-C: abandon the deals in progress
+            return False
 
 
 def chunks(deals: Sequence[int], workers: int) -> Iterator[list[int]]:
@@ -92,13 +99,12 @@ def play_chunk(plan: ArenaPlan, deals: Sequence[int]) -> list[DealRecord]:
     return [play_deal(plan, d) for d in deals]
 
 
-def _run_local(plan: ArenaPlan, deals: Sequence[int], on_deal: OnDeal) -> bool:
-    try:
-        for deal in deals:
-            on_deal(play_deal(plan, deal))
-    except KeyboardInterrupt:
-        return False
-    return True
+def _run_local(plan: ArenaPlan, deals: Sequence[int], on_deal: OnDeal, stop: StopOnSigint) -> bool:
+    for deal in deals:
+        if stop.requested:
+            return False
+        on_deal(play_deal(plan, deal))
+    return not stop.requested
 
 
 # --- process pool -----------------------------------------------------------------------
@@ -125,43 +131,68 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _run_pool(plan: ArenaPlan, deals: Sequence[int], workers: int, on_deal: OnDeal) -> bool:
+def _run_pool(
+    plan: ArenaPlan, deals: Sequence[int], workers: int, on_deal: OnDeal, stop: StopOnSigint
+) -> bool:
     inbox: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     pool = _pool_context().Pool(workers, initializer=_init_worker, initargs=(plan,))
+
+    def submit(chunk: list[int]) -> None:
+        pool.apply_async(
+            _pool_chunk,
+            (chunk,),
+            callback=lambda r: inbox.put((True, r)),
+            error_callback=lambda e: inbox.put((False, e)),
+        )
+
     try:
-        pending = 0
-        for chunk in chunks(deals, workers):
-            pool.apply_async(
-                _pool_chunk,
-                (chunk,),
-                callback=lambda r: inbox.put((True, r)),
-                error_callback=lambda e: inbox.put((False, e)),
-            )
-            pending += 1
-        _drain(pending, inbox, on_deal)
-    except KeyboardInterrupt:
+        complete = _drain(
+            chunks(deals, workers), workers * _IN_FLIGHT, submit, inbox, on_deal, stop
+        )
+    finally:
         pool.terminate()
         pool.join()
-        return False
-    except BaseException:
-        pool.terminate()
-        raise
-    pool.close()
-    pool.join()
-    return True
+    while not complete and not inbox.empty():  # keep the chunks that finished meanwhile
+        ok, payload = inbox.get()
+        for record in payload if ok else ():
+            on_deal(record)
+    return complete
 
 
-def _drain(pending: int, inbox: queue.SimpleQueue[tuple[bool, Any]], on_deal: OnDeal) -> None:
+_IN_FLIGHT = 3
+"""Chunks queued per worker: enough to keep workers busy, few enough to stop promptly."""
+
+
+def _drain(
+    work: Iterator[list[int]],
+    window: int,
+    submit: Callable[[list[int]], None],
+    inbox: queue.SimpleQueue[tuple[bool, Any]],
+    on_deal: OnDeal,
+    stop: StopOnSigint,
+) -> bool:
+    """Keep ``window`` chunks in flight and hand over their results; ``False`` if a stop
+    was requested before all were done."""
+    pending = 0
+    for chunk in itertools.islice(work, window):
+        submit(chunk)
+        pending += 1
     while pending:
+        if stop.requested:
+            return False
         try:
-            ok, payload = inbox.get(timeout=0.2)
+            ok, payload = inbox.get(timeout=0.1)
         except queue.Empty:
             continue
         if not ok:
             raise payload
+        pending -= 1
+        for chunk in itertools.islice(work, 1):
+            submit(chunk)
+            pending += 1
         for record in payload:
             on_deal(record)
-        pending -= 1
+    return True
 
 
 # --- Ray ----------------------------------------------------------------------------------
@@ -183,7 +214,12 @@ def local_runtime_env() -> dict[str, Any]:
 
 
 def _run_ray(
-    plan: ArenaPlan, deals: Sequence[int], workers: int, address: str | None, on_deal: OnDeal
+    plan: ArenaPlan,
+    deals: Sequence[int],
+    workers: int,
+    address: str | None,
+    on_deal: OnDeal,
+    stop: StopOnSigint,
 ) -> bool:
     ray = _import_ray()
     started = not ray.is_initialized()
@@ -192,18 +228,17 @@ def _run_ray(
     try:
         remote = ray.remote(play_chunk)
         plan_ref = ray.put(plan)
-        pending = [remote.remote(plan_ref, chunk) for chunk in chunks(deals, workers)]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
-                for ref in done:
-                    for record in ray.get(ref):
-                        on_deal(record)
-        except KeyboardInterrupt:
-            for ref in pending:
-                ray.cancel(ref, force=True)
-            return False
-        return True
+        work = chunks(deals, workers)
+        pending = [remote.remote(plan_ref, c) for c in itertools.islice(work, workers * _IN_FLIGHT)]
+        while pending and not stop.requested:
+            done, pending = ray.wait(pending, num_returns=1, timeout=0.1)
+            for ref in done:
+                pending += [remote.remote(plan_ref, c) for c in itertools.islice(work, 1)]
+                for record in ray.get(ref):
+                    on_deal(record)
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        return not pending
     finally:
         if started:
             ray.shutdown()

@@ -1,0 +1,46 @@
+"""The command line and the report files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sdk.arena.cli import main
+
+BOTS = [
+    "arena_bots:SeededRandom",
+    "arena_bots:SeededRandom",
+    "arena_bots:FirstLegal",
+    "bots.random",
+]
+
+
+def test_writes_json_markdown_and_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [*BOTS, "--hands", "8", "--match-hands", "2", "--duplicate", "--backend", "local"]
+    assert main([*argv, "--seed", "5", "--out", str(tmp_path), "--log", "--quiet"]) == 0
+    report = json.loads((tmp_path / "arena.json").read_text())
+    assert report["partial"] is False
+    assert (report["deals"], report["matches"], report["hands"]) == (1, 4, 8)
+    assert report["config"]["labels"] == ["seeded", "seeded", "first", "random"]
+    assert [b["bot"] for b in report["bots"]] == ["seeded", "first", "random"]
+    assert [(p["a"], p["b"]) for p in report["pairs"]] == [
+        ("seeded", "first"),
+        ("seeded", "random"),
+        ("first", "random"),
+    ]
+    seeded = report["bots"][0]
+    assert seeded["hands"] == 16 and seeded["points_per_hand"]["n"] == 1  # 2 players x 8
+    markdown = (tmp_path / "arena.md").read_text()
+    assert "| seeded |" in markdown and "## Pairwise differences" in markdown
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
+    assert "Pairs" in capsys.readouterr().out
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["bots.random", "bots.random", "bots.random", "no_such_bot_mod"]) == 2
+    assert "cannot import module 'no_such_bot_mod'" in capsys.readouterr().err
+    assert main(["bots.random"] * 4 + ["--log"]) == 2
+    with pytest.raises(SystemExit):
+        main(["bots.random"] * 3)
