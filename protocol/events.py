@@ -363,15 +363,27 @@ class MatchEnd(Event):
     scores: tuple[int, ...]
 
 
+_OPTIONAL: dict[type[Event], tuple[str, ...]] = {
+    Deal: ("tiles",),
+    Draw: ("tile",),
+    ConcealedKong: ("tile",),
+    Win: ("from_seat",),
+}
+"""Fields that may be absent: hidden from a projection, or a self-draw's discarder."""
+
+
 def event_from_json(data: Mapping[str, Any]) -> Event:
     """Read an event from its JSON form; raise :class:`EventParseError`."""
     cls = _TYPES.get(data.get("type")) if isinstance(data, Mapping) else None
     if cls is None:
         raise EventParseError(f"not an event: {data!r}")
     kwargs: dict[str, Any] = {}
+    optional = _OPTIONAL.get(cls, ())
     try:
         for name, key, (_, decode) in cls._fields:
             value = data.get(key)
+            if value is None and name not in optional:
+                raise EventParseError(f"{data!r}: {key!r} is missing")
             kwargs[name] = None if value is None else decode(value)
         return cls(**kwargs)
     except (KeyError, TypeError, ValueError) as exc:
