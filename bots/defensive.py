@@ -1,0 +1,187 @@
+"""Defensive: greedy on offence, plus a danger model that knows when to fold.
+
+Greedy throws whatever tile is least useful to it, even when an opponent with four
+melds is surely waiting. This bot prices every discard instead::
+
+    value(discard) = P(I win) * WIN_GAIN  -  sum over opponents of
+                     P(they are waiting) * P(they wait on this tile) * DEAL_IN_LOSS
+
+and throws the discard of highest value, greedy's order breaking ties. Early on the
+risks are tiny and it plays exactly like greedy; late against open hands it folds, that
+is throws the safest tile even if that breaks its own hand. Three small models feed it.
+Every number in them was measured from greedy self-play (``python
+benchmarks/bench_bots.py --calibrate``), not guessed:
+
+* **Threat** (:func:`threat`): the chance an opponent is waiting, by how many melds it
+  shows and how many tiles it has discarded (a table).
+* **Danger** (:func:`danger`): the chance a waiting opponent wants this tile, from what
+  is visible. Under these rules nothing is safe by rule: a player may win on a kind it
+  discarded itself (there is no furiten; a passed win blocks only self-draw, R9). What
+  does hold is counting: a wait needs tiles. A pair wait (or a pung wait) on a kind
+  needs a copy of it in the opponent's hand, so a kind whose every copy is visible
+  cannot be waited on that way; a run wait on ``5`` needs ``34``, ``46`` or ``67``, so
+  ranks whose neighbours are all visible close those shapes. An honor, which only
+  pairs, is provably safe once no copy is unseen. Two softer signals are measured
+  tendencies, not rules: a waiting efficiency player rarely waits on a kind it threw
+  away itself, and rarely on ranks its own exposed sets already use.
+* **Win chance** (:func:`win_chance`): how often a hand that far from waiting still
+  wins, by how many tiles are left to draw. On the last discard (R2) nobody draws after
+  it, so the chance is 0 and the bot throws its safest tile whatever its hand.
+
+While it is folding it also refuses chows and pungs: a claim spends two tiles that could
+have been safe discards and forces a discard right away.
+
+>>> from bots.greedy import GreedyBot
+>>> from sdk.local import play_match
+>>> result = play_match([DefensiveBot(), GreedyBot(), GreedyBot(), GreedyBot()], seed=3, hands=2)
+>>> sum(result.scores), result.stats[0].fallbacks
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bots.greedy import GreedyBot, Prospect, pass_prospect
+from protocol.actions import PASS, Action
+from protocol.tiles import Tile
+from sdk.bot import DecisionRequest
+from sdk.view import GameView
+
+__all__ = ["BOT", "DefensiveBot", "danger", "threat", "win_chance"]
+
+WIN_GAIN = 3000
+"""Average points a win brings in (self-draws pay three times)."""
+DEAL_IN_LOSS = 1900
+"""Average points lost by dealing in."""
+
+TENPAI: tuple[tuple[float, ...], ...] = (
+    (0.00, 0.02, 0.12, 0.37, 0.46, 0.50),
+    (0.01, 0.06, 0.22, 0.46, 0.68, 0.70),
+    (0.03, 0.12, 0.30, 0.50, 0.65, 0.70),
+    (0.10, 0.23, 0.42, 0.63, 0.76, 0.90),
+    (0.30, 0.40, 0.75, 0.84, 0.93, 1.00),
+    (1.00, 1.00, 1.00, 1.00, 1.00, 1.00),
+)
+"""P(waiting), by melds shown (row, 0 to 5) and discards made // 3 (column, capped)."""
+
+WIN_CHANCE: tuple[tuple[float, ...], ...] = (
+    (0.20, 0.33, 0.44, 0.57, 0.70),
+    (0.03, 0.10, 0.19, 0.33, 0.50),
+    (0.00, 0.02, 0.12, 0.23, 0.37),
+    (0.00, 0.00, 0.04, 0.15, 0.26),
+    (0.00, 0.00, 0.03, 0.10, 0.16),
+)
+"""P(win this hand), by shanten after the discard (row, capped at 4) and drawable // 12
+(column, capped)."""
+
+PAIR_DANGER = (0.0, 0.005, 0.02, 0.035, 0.04)
+"""Suited kind: danger from pair and pung waits, by unseen copies (0 to 4)."""
+HONOR_DANGER = (0.0, 0.0, 0.002, 0.003, 0.025)
+"""Honor kind (pair and pung waits only), by unseen copies."""
+RUN_DANGER = 0.009
+"""Suited kind: danger per open run shape, weighted by its unseen neighbour copies."""
+MAX_DANGER = 0.13
+OWN_DISCARD_FACTOR = 0.3
+"""Measured: 0.4% of a waiting player's own discarded kinds are waits, against 7.4%."""
+MELD_RANK_FACTOR = 0.6
+"""Measured: ranks in an opponent's exposed sets are waits about half as often."""
+FOLD_THREAT = 0.5
+"""An opponent this likely to be waiting makes a far hand (shanten 2 or more) fold."""
+
+
+def threat(view: GameView, seat: int) -> float:
+    """The chance that ``seat`` is waiting now, from its melds and its discards."""
+    melds = len(view.melds(seat)) + view.concealed_kongs(seat)
+    return TENPAI[min(melds, 5)][min(len(view.river(seat)) // 3, 5)]
+
+
+def danger(view: GameView, seat: int, tile: int, seen: Sequence[int]) -> float:
+    """The chance a waiting ``seat`` wins on ``tile``; ``seen`` = visible counts."""
+    unseen = 4 - seen[tile]
+    if tile >= Tile.E:
+        return HONOR_DANGER[unseen]
+    value = PAIR_DANGER[unseen] + RUN_DANGER * open_runs(tile, seen)
+    if tile in view.river(seat):
+        value *= OWN_DISCARD_FACTOR
+    if any(tile in meld.tiles for meld in view.melds(seat)):
+        value *= MELD_RANK_FACTOR
+    return min(value, MAX_DANGER)
+
+
+def open_runs(tile: int, seen: Sequence[int]) -> int:
+    """Run shapes that could wait on suited ``tile`` (``34``, ``46``, ``67`` for a 5),
+    each counted by the unseen copies of its scarcer tile."""
+    rank, total = tile % 9, 0
+    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+        if rank + a >= 0 and rank + b <= 8:
+            total += min(4 - seen[tile + a], 4 - seen[tile + b])
+    return total
+
+
+def win_chance(option: Prospect, drawable: int, best_accept: int) -> float:
+    """How often a hand at ``option``'s shanten wins, by tiles left to draw, scaled down
+    when it accepts fewer tiles than the best option at the same shanten
+    (``best_accept``). 0 on the last discard: nobody draws after it (R2)."""
+    if drawable <= 0:
+        return 0.0
+    base = WIN_CHANCE[min(option.shanten, 4)][min(drawable // 12, 4)]
+    return base * (option.accept / best_accept) ** 0.5 if best_accept else base
+
+
+class DefensiveBot(GreedyBot):
+    """Greedy, but each discard is priced by its danger; folds when that pays."""
+
+    name = "defensive"
+
+    def pick_discard(
+        self,
+        view: GameView,
+        request: DecisionRequest,
+        options: list[Prospect],
+        seen: Sequence[int],
+    ) -> Action:
+        threats = self.threats(view)
+        if not threats:
+            return super().pick_discard(view, request, options, seen)
+        most = {}  # the best acceptance at each shanten
+        for o in options:
+            most[o.shanten] = max(most.get(o.shanten, 0), o.accept)
+        best = max(options, key=lambda o: self.value(view, o, most[o.shanten], threats, seen))
+        return Action.discard(best.discard)  # type: ignore[arg-type]
+
+    def value(
+        self,
+        view: GameView,
+        option: Prospect,
+        best_accept: int,
+        threats: dict[int, float],
+        seen: Sequence[int],
+    ) -> float:
+        """Expected points of a discard: my chances minus the deal-in risk."""
+        risk = sum(t * danger(view, s, option.discard, seen) for s, t in threats.items())  # type: ignore[arg-type]
+        return win_chance(option, view.drawable, best_accept) * WIN_GAIN - risk * DEAL_IN_LOSS
+
+    def threats(self, view: GameView) -> dict[int, float]:
+        """Each opponent's chance of waiting (those above 0)."""
+        others = ((view.seat + k) % 4 for k in (1, 2, 3))
+        return {s: t for s in others if (t := threat(view, s)) > 0}
+
+    def claim(self, view: GameView, request: DecisionRequest) -> Action:
+        """Greedy's claim, except no chow or pung with a far hand on a dangerous table."""
+        action = super().claim(view, request)
+        if action is PASS or action.kind == "kong":
+            return action
+        far = pass_prospect(view.counts, view.visible_counts()).shanten >= 2
+        if far and max(self.threats(view).values(), default=0.0) >= FOLD_THREAT:
+            return PASS
+        return action
+
+
+BOT = DefensiveBot
+"""The bot class this module offers (what loaders look for)."""
+
+if __name__ == "__main__":
+    from bots._main import main
+
+    main(DefensiveBot)
