@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from protocol.errors import MahjongError
@@ -112,7 +112,29 @@ _TYPES: dict[str, type[Event]] = {}
 
 
 def _register(cls: type[Event]) -> type[Event]:
+    """Record the event type by its JSON name and give it a fast ``__init__``.
+
+    A frozen dataclass assigns its fields through ``object.__setattr__``; the referee
+    creates two events per turn, so this builds the same ``__init__`` (same parameters,
+    same defaults) from the slot descriptors instead, which is about twice as fast. The
+    instances stay frozen: attribute assignment still raises."""
     _TYPES[cls.type] = cls
+    params, body = [], []
+    env: dict[str, Any] = {}
+    for f in fields(cls):
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "    pass")
+    exec(source, env)
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[misc]
     return cls
 
 

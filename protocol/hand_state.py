@@ -53,9 +53,8 @@ from protocol.scoring import ScoreResult, WinSituation, score_win
 from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import (
     CLAIMS,
+    HANDLERS,
     OVER,
-    OWN_HANDLERS,
-    PUBLIC_HANDLERS,
     OwnState,
     PublicState,
     SeatView,
@@ -227,6 +226,9 @@ class HandState:
         start = len(self.events)
         if self.public.phase == CLAIMS:
             self._decide(seat, action)
+        elif action.kind is ActionKind.DISCARD:  # the common case first
+            self._emit(Discard(seat, action.tile))  # type: ignore[arg-type]
+            self._after_discard(seat, action.tile)  # type: ignore[arg-type]
         else:
             self._act(seat, action, legal)
         return self.events[start:]
@@ -237,9 +239,8 @@ class HandState:
         """Record ``ev`` and apply it exactly as a view does (apply_public / apply_own,
         inlined here because this is the hot path)."""
         self.events.append(ev)
-        cls = type(ev)
-        PUBLIC_HANDLERS[cls](self.public, ev)
-        handler = OWN_HANDLERS.get(cls)
+        public_handler, handler = HANDLERS[type(ev)]
+        public_handler(self.public, ev)
         if handler is not None:
             seat = ev.seat
             if seat is None:
@@ -262,7 +263,10 @@ class HandState:
         self._pending = {seat: turn_actions(self.owns[seat], self.public)}
 
     def _draw(self, seat: int) -> None:
-        self._emit(Draw(seat, False, _TILES[self.wall.draw()]))
+        wall = self.wall  # Wall.draw(), inlined: this runs once per turn
+        tile = wall.tiles[wall.front]
+        wall.front += 1
+        self._emit(Draw(seat, False, _TILES[tile]))
         self._pending = {seat: turn_actions(self.owns[seat], self.public)}
 
     def _replace(self, seat: int) -> None:

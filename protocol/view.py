@@ -361,6 +361,12 @@ OWN_HANDLERS: dict[type, Callable[[OwnState, Event], None]] = {
 }  # type: ignore[dict-item]
 
 
+HANDLERS: dict[type, tuple[Callable[[PublicState, Event], None], Callable | None]] = {
+    cls: (handler, OWN_HANDLERS.get(cls)) for cls, handler in PUBLIC_HANDLERS.items()
+}
+"""Both parts per event type, for the referee's hot path (one lookup per event)."""
+
+
 def apply_own(o: OwnState, ev: Event) -> None:
     """Apply the private part of ``ev`` for the seat it is about (``ev.seat == o.seat``,
     or a table event), which must carry that seat's tiles."""
