@@ -56,6 +56,7 @@ __all__ = [
 CLAIM_MIN_DRAWABLE = 4
 """Chow, pung and exposed kong need at least this many drawable tiles (R3)."""
 
+_PUNG = MeldKind.PUNG
 _NO_ACTIONS: tuple[Action, ...] = ()
 _WIN_OR_PASS: tuple[Action, ...] = (WIN, PASS)
 
@@ -112,8 +113,10 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
         out.extend([CONCEALED_KONG[k] for k in range(KIND_COUNT) if counts[k] == 4])
     melds = pub.melds[own.seat]
     if melds:
-        added = sorted(m.tile for m in melds if m.kind is MeldKind.PUNG and counts[m.tile])
-        out.extend([ADDED_KONG[k] for k in added])
+        added = [m.tile for m in melds if m.kind is _PUNG and counts[m.tile]]
+        if added:
+            added.sort()
+            out.extend([ADDED_KONG[k] for k in added])
     out.extend(compress(DISCARD, counts))
     return tuple(out)
 

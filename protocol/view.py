@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from protocol.events import (
     AddedKong,
@@ -51,6 +52,9 @@ from protocol.events import (
 from protocol.melds import Meld, MeldKind
 from protocol.tiles import KIND_COUNT, TILE_COUNT, Tile
 from protocol.wall import RESERVED
+
+if TYPE_CHECKING:
+    from protocol.actions import Action
 
 __all__ = [
     "CLAIMS",
@@ -405,8 +409,11 @@ class SeatView:
         if ev.seat is None or ev.seat == self.seat:
             apply_own(self.own, ev)
 
-    def legal_actions(self) -> tuple:
-        """This seat's legal actions now, by the referee's own rules function."""
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This seat's legal actions now, by the referee's own rules function
+        (:func:`protocol.rules.legal_actions`; imported here because rules imports this
+        module). After the seat has answered a claim, it is the mirror's job to know it
+        has decided: the referee no longer lists it as pending."""
         from protocol.rules import legal_actions
 
         return legal_actions(self.own, self.public)
