@@ -527,6 +527,10 @@ class TileIdTracker:
     def __init__(self) -> None:
         self.hands: list[list[int]] = [[], [], [], []]
         """Each seat's concealed tile ids."""
+        self._reset()
+
+    def _reset(self) -> None:
+        self.hands = [[], [], [], []]
         self._next_copy = [0] * KIND_COUNT
         self._drawn: list[int | None] = [None] * 4
         self._discard: int | None = None
@@ -563,7 +567,7 @@ class TileIdTracker:
         return ids
 
     def _hand_start(self, ev: HandStart) -> tuple[int, ...]:
-        self.__init__()  # type: ignore[misc]
+        self._reset()
         return ()
 
     def _deal(self, ev: Deal) -> tuple[int, ...]:

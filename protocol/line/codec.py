@@ -120,12 +120,12 @@ def _ids(tiles: Sequence[int], n: int | tuple[int, ...], what: str) -> tuple[int
         want = " or ".join(str(a) for a in allowed)
         raise _Invalid(f"{what} needs {want} tile ids, not {len(tiles)}")
     try:
-        kinds = [kind_of(t) for t in tiles]
+        for t in tiles:
+            kind_of(t)
     except TileIdError as exc:
         raise _Invalid(str(exc)) from None
     if len(set(tiles)) != len(tiles):
         raise _Invalid(f"{what} names the same tile id twice")
-    del kinds
     return tiles
 
 
