@@ -1,0 +1,126 @@
+"""Benchmark the arena: speed on one core, parallel speed-ups, and what duplicate buys.
+
+Four measurements in one run (wall-clock medians over ``--repeats`` runs; the time is
+the arena's own, from the first deal sent to the last received, bots included):
+
+1. hands per second on one core (``--backend local``) with four ``bots.random`` and with
+   four ``bots.greedy``;
+2. the process pool: the same random-bot work with 2 workers against 1 (pool start-up
+   included), as a speed-up factor;
+3. Ray: the same work on a local two-CPU cluster started once beforehand (its start-up is
+   printed separately), against the 2-worker pool;
+4. duplicate against independent walls for a pair of bots (``--pair``, two seats each):
+   the variance of the per-deal points difference, scaled to one hand (variance of a
+   deal's mean times the hands in a deal), and the ratio: how many times fewer hands
+   duplicate seating needs for the same confidence interval.
+
+Run: ``python benchmarks/bench_arena.py [--repeats 3] [--no-ray]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sdk.arena import ArenaResult, run_arena
+from sdk.arena.runner import local_runtime_env
+
+
+def median_rate(repeats: int, run: Callable[[], ArenaResult]) -> tuple[float, list[float]]:
+    """Median hands per second of ``repeats`` runs, and every run's rate."""
+    rates = [run().hands_per_second for _ in range(repeats)]
+    return statistics.median(rates), rates
+
+
+def one_core(args: argparse.Namespace) -> None:
+    for spec, hands in (("bots.random", args.random_hands), ("bots.greedy", args.greedy_hands)):
+        rate, rates = median_rate(
+            args.repeats, lambda s=spec, h=hands: run_arena([s] * 4, hands=h, backend="local")
+        )
+        print(f"one core, 4 x {spec:<12} {rate:8.1f} hands/s  (runs: {_fmt(rates)})")
+
+
+def parallel(args: argparse.Namespace) -> float:
+    work: dict[str, Any] = {"hands": args.pool_hands, "seed": 1}
+    bots = ["bots.random"] * 4
+    one, ones = median_rate(args.repeats, lambda: run_arena(bots, workers=1, **work))
+    two, twos = median_rate(args.repeats, lambda: run_arena(bots, workers=2, **work))
+    print(f"process pool, 1 worker   {one:8.1f} hands/s  (runs: {_fmt(ones)})")
+    print(f"process pool, 2 workers  {two:8.1f} hands/s  (runs: {_fmt(twos)})")
+    print(f"  speed-up 2 workers / 1 worker: {two / one:.2f}x")
+    return two
+
+
+def ray_run(args: argparse.Namespace, pool_two: float) -> None:
+    import ray
+
+    start = time.perf_counter()
+    ray.init(
+        num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=local_runtime_env()
+    )
+    print(f"ray local cluster start-up: {time.perf_counter() - start:.1f} s (not counted below)")
+    try:
+        work: dict[str, Any] = {"hands": args.pool_hands, "seed": 1, "workers": 2}
+        rate, rates = median_rate(
+            args.repeats, lambda: run_arena(["bots.random"] * 4, backend="ray", **work)
+        )
+    finally:
+        ray.shutdown()
+    print(f"ray, 2 CPUs              {rate:8.1f} hands/s  (runs: {_fmt(rates)})")
+    print(f"  ray / process pool (2 workers): {rate / pool_two:.2f}x")
+
+
+def variance(args: argparse.Namespace) -> None:
+    a, b = args.pair
+    bots = [a, a, b, b]
+    common: dict[str, Any] = {"hands": args.variance_hands, "match_hands": 4, "seed": 7}
+    per_hand = {}
+    for name, duplicate in (("independent", False), ("duplicate", True)):
+        result = run_arena(bots, duplicate=duplicate, **common)
+        pair = result.pairs[0]
+        diffs = [
+            x - y
+            for x, y in zip(result.deal_points[pair.a], result.deal_points[pair.b], strict=True)
+        ]
+        hands_per_deal = result.hands // result.deals
+        per_hand[name] = statistics.variance(diffs) * hands_per_deal
+        needed = (1.96**2) * per_hand[name] / 100**2
+        print(
+            f"{name:<12} {result.deals:4d} deals of {hands_per_deal:2d} hands: "
+            f"{pair.a} - {pair.b} = {pair.diff.mean:+8.1f} ± {pair.diff.half_width:6.1f} "
+            f"pts/hand; per-hand variance {per_hand[name]:12,.0f}; "
+            f"~{needed:,.0f} hands for ± 100"
+        )
+    factor = per_hand["independent"] / per_hand["duplicate"]
+    print(f"  duplicate needs {factor:.1f}x fewer hands than independent walls")
+
+
+def _fmt(rates: list[float]) -> str:
+    return ", ".join(f"{r:.1f}" for r in rates)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--random-hands", type=int, default=1024)
+    parser.add_argument("--greedy-hands", type=int, default=128)
+    parser.add_argument("--pool-hands", type=int, default=2048)
+    parser.add_argument("--variance-hands", type=int, default=1536)
+    parser.add_argument("--pair", nargs=2, default=["bots.greedy", "bots.random"])
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray measurement")
+    args = parser.parse_args()
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{os.cpu_count()} cores, load average {load} (other load slows the parallel runs)")
+    one_core(args)
+    pool_two = parallel(args)
+    if not args.no_ray:
+        ray_run(args, pool_two)
+    variance(args)
+
+
+if __name__ == "__main__":
+    main()
