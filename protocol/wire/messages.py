@@ -143,7 +143,9 @@ class MatchConfig(_Model):
 
 class Welcome(_Model):
     """The handshake's answer: the seat (0..3), ids, configuration. ``resumed`` when the
-    server continues an earlier session; ``seq`` is the last event sequence number."""
+    server continues an earlier session; ``seq`` is the last event sequence number.
+    ``token`` is the seat's secret, to send in ``hello`` when resuming (a bot that came
+    through the lobby learns it here)."""
 
     type: Literal["welcome"] = "welcome"
     seq: NonNegativeInt
@@ -151,6 +153,7 @@ class Welcome(_Model):
     seat: int = Field(ge=0, le=3)
     match_id: str
     table_id: str
+    token: str | None = Field(default=None, min_length=1, max_length=256)
     config: MatchConfig = MatchConfig()
     resumed: bool = False
 
@@ -237,12 +240,13 @@ class Bye(_Model):
 
 
 class Hello(_Model):
-    """The first frame of every connection. ``last_seq`` resumes a session: the server
+    """The first frame of every connection. ``token`` names the seat; without one the
+    server seats the bot through its lobby. ``last_seq`` resumes a session: the server
     sends the events after it and the request still pending."""
 
     type: Literal["hello"] = "hello"
     protocol_version: int = PROTOCOL_VERSION
-    token: str = Field(min_length=1, max_length=256)
+    token: str | None = Field(default=None, min_length=1, max_length=256)
     bot_name: str = Field(min_length=1, max_length=64)
     client_version: str = Field(default="", max_length=64)
     last_seq: NonNegativeInt | None = None

@@ -103,9 +103,10 @@ class WireClient:
     :meth:`receive_frame` (it returns the same values as the line protocol's adapter),
     send :meth:`ready` once loaded, and answer each request with :meth:`answer`. After a
     disconnect or a :class:`SequenceGapError`, reconnect and send :meth:`hello` again: it
-    carries :attr:`last_seq`, so the server resumes."""
+    carries :attr:`last_seq`, so the server resumes. With ``token=None`` the server seats
+    the bot through its lobby; the token in ``welcome`` is kept for resuming."""
 
-    def __init__(self, token: str, bot_name: str, client_version: str = "") -> None:
+    def __init__(self, token: str | None, bot_name: str, client_version: str = "") -> None:
         self.token, self.bot_name, self.client_version = token, bot_name, client_version
         self.last_seq = 0
         self.seat: int | None = None
@@ -160,6 +161,8 @@ class WireClient:
                 f"the server speaks protocol {msg.protocol_version}, this client {PROTOCOL_VERSION}"
             )
         self.welcome, self.seat = msg, msg.seat
+        if msg.token is not None:
+            self.token = msg.token  # a lobby seat: resume with the token the server gave
         if not msg.resumed:
             self.last_seq = 0
         config = msg.config.model_dump(mode="json")
@@ -403,6 +406,7 @@ class WireServerSeat:
             seat=self.seat,
             match_id=self.match_id,
             table_id=self.table_id,
+            token=self.token,
             config=self.config,
             resumed=resumed,
         )
