@@ -60,12 +60,10 @@ class ArenaProgress:
         self.start = time.monotonic()
         if self.enabled:
             self._progress = Progress(
-                TextColumn("[bold]arena"),
-                BarColumn(),
+                BarColumn(bar_width=16),
                 MofNCompleteColumn(),
-                TextColumn("hands  {task.fields[speed]}"),
+                TextColumn("{task.fields[speed]}"),
                 TimeElapsedColumn(),
-                TextColumn("eta"),
                 TimeRemainingColumn(),
                 TextColumn("{task.fields[standings]}"),
                 console=self.console,
@@ -85,7 +83,7 @@ class ArenaProgress:
         self._progress.update(
             self._task,
             completed=self.done,
-            speed=f"{speed:.1f}/s",
+            speed=f"{speed:.0f} hands/s",
             standings=standings_text(standings),
         )
         if now - self._drawn >= _MIN_REFRESH or self.done >= self.total:
