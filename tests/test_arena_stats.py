@@ -90,6 +90,8 @@ def test_duplicate_deals_are_the_observations() -> None:
     assert (diff.mean, diff.n) == (500.0, 3)
     assert diff.half_width == pytest.approx(3726.21, abs=0.01)
     assert not result.pair("A", "B").significant
+    flipped = result.pair("B", "A").diff
+    assert (flipped.mean, flipped.low, flipped.high) == (-diff.mean, -diff.high, -diff.low)
     assert (result.deals, result.matches, result.hands) == (3, 12, 12)
 
 

@@ -161,10 +161,21 @@ class ArenaResult:
         return self.hands / self.elapsed if self.elapsed > 0 else math.nan
 
     def bot(self, label: str) -> BotStats:
-        return next(b for b in self.bots if b.label == label)
+        """The statistics of the bot labelled ``label`` (KeyError if none)."""
+        for bot in self.bots:
+            if bot.label == label:
+                return bot
+        raise KeyError(label)
 
     def pair(self, a: str, b: str) -> PairStats:
-        return next(p for p in self.pairs if (p.a, p.b) == (a, b))
+        """``a`` minus ``b``, in either order of the report (KeyError if no such pair)."""
+        for p in self.pairs:
+            if (p.a, p.b) == (a, b):
+                return p
+            if (p.a, p.b) == (b, a):
+                d = p.diff
+                return PairStats(a, b, Interval(-d.mean, -d.high, -d.low, d.n, d.level))
+        raise KeyError((a, b))
 
     def to_json(self, timing: bool = True) -> dict[str, Any]:
         """The report as a JSON-ready dict. ``timing=False`` leaves out everything that
