@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.actions import PASS, Action, ActionKind, ActionParseError
+from protocol.defaults import default_action
 from protocol.errors import MahjongError
 from protocol.hand_state import HandState, IllegalActionError
 from protocol.tiles import Tile, parse_tiles
@@ -117,12 +118,16 @@ def _new_hand(data: Mapping[str, Any]) -> HandState:
         raise ScenarioError(str(exc)) from None
 
 
-def _action(step: int, entry: Any) -> tuple[int, Action]:
+def _action(step: int, entry: Any) -> tuple[int, Action | None]:
+    """The step's seat and action; ``None`` for ``"timeout"`` (the R17 default)."""
     if not isinstance(entry, Mapping) or "seat" not in entry or "action" not in entry:
         raise ScenarioError(f"step {step}: expected {{'seat': N, 'action': ...}}, got {entry!r}")
     raw = entry["action"]
     try:
-        action = Action.parse(raw) if isinstance(raw, str) else Action.from_json(raw)
+        if raw == "timeout":
+            action = None
+        else:
+            action = Action.parse(raw) if isinstance(raw, str) else Action.from_json(raw)
     except ActionParseError as exc:
         raise ScenarioError(f"step {step}: {exc}") from None
     seat = entry["seat"]
@@ -214,8 +219,12 @@ def run_scenario(data: Mapping[str, Any]) -> JudgeReport:
             report.failures += _check_pending(step, hand, entry["expect_pending"])
             continue
         seat, action = _action(step, entry)
-        if not (action.kind in _CLAIMS and seat in hand.pending() and hand.public.phase == CLAIMS):
+        claiming = seat in hand.pending() and hand.public.phase == CLAIMS
+        if not (claiming and (action is None or action.kind in _CLAIMS)):
             _pass_open_claims(hand)
+        if action is None:  # the seat did not answer in time: R17 default
+            legal = hand.pending().get(seat, ())
+            action = default_action(legal, hand.drawn_tile(seat)) if legal else PASS
         try:
             hand.apply(seat, action)
         except IllegalActionError as exc:
