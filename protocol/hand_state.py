@@ -147,7 +147,8 @@ class HandState:
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         if round_wind not in _WINDS:
             raise ValueError(f"round wind must be E, S, W or N, not {round_wind!r}")
-        hand = cls(Wall(shuffled_wall(seed) if wall is None else wall), scorer)  # type: ignore[arg-type]
+        tiles = Wall(shuffled_wall(seed), checked=True) if wall is None else Wall(wall)  # type: ignore[arg-type]
+        hand = cls(tiles, scorer)
         hand._deal(hand_no, dealer, Tile(round_wind), tuple(scores))
         return hand
 

@@ -139,8 +139,10 @@ class Wall:
 
     __slots__ = ("back", "front", "tiles")
 
-    def __init__(self, tiles: Sequence[int]) -> None:
-        self.tiles: tuple[int, ...] = check_wall(tiles)
+    def __init__(self, tiles: Sequence[int], *, checked: bool = False) -> None:
+        """``checked=True`` skips :func:`check_wall` for a tuple known to be a wall
+        (the output of :func:`shuffled_wall`)."""
+        self.tiles: tuple[int, ...] = tiles if checked else check_wall(tiles)  # type: ignore[assignment]
         self.front = 0
         self.back = TILE_COUNT
 
