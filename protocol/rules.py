@@ -130,7 +130,17 @@ def claim_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     counts = own.counts
     held = counts[tile]
     is_next = seat == (pub.turn + 1) % 4
-    win = completes(counts, tile)
+    # completes(counts, tile), inlined (this runs three times per discard)
+    win = held > 0
+    if not win:
+        for k in _NEIGHBOURS[tile]:
+            if counts[k]:
+                win = True
+                break
+    if win:
+        counts[tile] = held + 1
+        win = is_winning_counts(counts)
+        counts[tile] = held
     if (held < 2 and not (is_next and tile < 27)) or pub.wall_left - RESERVED < CLAIM_MIN_DRAWABLE:
         return _WIN_OR_PASS if win else _NO_ACTIONS  # R3: only a win near the end
     out: list[Action] = [WIN] if win else []
