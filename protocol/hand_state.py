@@ -73,6 +73,7 @@ Scorer = Callable[[WinSituation], ScoreResult]
 """What scores a win; :func:`protocol.scoring.score_win` unless told otherwise."""
 
 _TILES: tuple[Tile, ...] = tuple(Tile)
+_DISCARD = ActionKind.DISCARD
 _WINDS = frozenset({Tile.E, Tile.S, Tile.W, Tile.N})
 _OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
 """The other seats in claim-priority order: from the discarder's next seat (R5)."""
@@ -227,7 +228,7 @@ class HandState:
         start = len(self.events)
         if self.public.phase == CLAIMS:
             self._decide(seat, action)
-        elif action.kind is ActionKind.DISCARD:  # the common case first
+        elif action.kind is _DISCARD:  # the common case first
             self._emit(Discard(seat, action.tile))  # type: ignore[arg-type]
             self._after_discard(seat, action.tile)  # type: ignore[arg-type]
         else:

@@ -57,6 +57,8 @@ CLAIM_MIN_DRAWABLE = 4
 """Chow, pung and exposed kong need at least this many drawable tiles (R3)."""
 
 _PUNG = MeldKind.PUNG
+_CLAIM_WALL = RESERVED + CLAIM_MIN_DRAWABLE
+"""Tiles that must be left in the wall for chow, pung and exposed kong (R3)."""
 _NO_ACTIONS: tuple[Action, ...] = ()
 _WIN_OR_PASS: tuple[Action, ...] = (WIN, PASS)
 
@@ -109,7 +111,7 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     out: list[Action] = []
     if not own.passed_win and not own.kong_block and is_winning_counts(counts):
         out.append(WIN)
-    if pub.drawable > 0 and 4 in counts:  # R2: no concealed kong on the last tile
+    if pub.wall_left > RESERVED and 4 in counts:  # R2: no concealed kong on the last tile
         out.extend([CONCEALED_KONG[k] for k in range(KIND_COUNT) if counts[k] == 4])
     melds = pub.melds[own.seat]
     if melds:
@@ -141,7 +143,7 @@ def claim_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
         counts[tile] = held + 1
         win = is_winning_counts(counts)
         counts[tile] = held
-    if (held < 2 and not (is_next and tile < 27)) or pub.wall_left - RESERVED < CLAIM_MIN_DRAWABLE:
+    if (held < 2 and not (is_next and tile < 27)) or pub.wall_left < _CLAIM_WALL:
         return _WIN_OR_PASS if win else _NO_ACTIONS  # R3: only a win near the end
     out: list[Action] = [WIN] if win else []
     if held >= 3 and not is_next:  # R8: not by the discarder's next seat
