@@ -40,10 +40,11 @@ have been safe discards and forces a discard right away.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bots.greedy import GreedyBot, Prospect, pass_prospect
 from protocol.actions import PASS, Action
+from protocol.events import Discard, Event, HandStart
 from protocol.tiles import Tile
 from sdk.bot import DecisionRequest
 from sdk.view import GameView
@@ -96,8 +97,13 @@ def threat(view: GameView, seat: int) -> float:
     return TENPAI[min(melds, 5)][min(len(view.river(seat)) // 3, 5)]
 
 
-def danger(view: GameView, seat: int, tile: int, seen: Sequence[int]) -> float:
-    """The chance a waiting ``seat`` wins on ``tile``; ``seen`` = visible counts."""
+def danger(
+    view: GameView, seat: int, tile: int, seen: Sequence[int], passed: Collection[int] = ()
+) -> float:
+    """The chance a waiting ``seat`` wins on ``tile``; ``seen`` = visible counts,
+    ``passed`` = kinds discarded since ``seat``'s own last discard (it let them go)."""
+    if tile in passed:
+        return 0.0
     unseen = 4 - seen[tile]
     if tile >= Tile.E:
         return HONOR_DANGER[unseen]
@@ -134,6 +140,24 @@ class DefensiveBot(GreedyBot):
 
     name = "defensive"
 
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__(name)
+        self.passed: list[set[int]] = [set() for _ in range(4)]
+
+    def on_event(self, view: GameView, event: Event) -> None:
+        """Track, for each seat, the kinds others discarded since its own last discard.
+
+        Everyone here takes every win it can (a 0-tai win pays 1000, and passing one
+        only forbids self-draw, R9), so a kind that went by is not what it waits on,
+        until its hand changes, which it does at its next discard."""
+        if isinstance(event, HandStart):
+            self.passed = [set() for _ in range(4)]
+        elif isinstance(event, Discard):
+            self.passed[event.seat] = set()
+            for seat in range(4):
+                if seat != event.seat:
+                    self.passed[seat].add(event.tile)
+
     def pick_discard(
         self,
         view: GameView,
@@ -159,7 +183,9 @@ class DefensiveBot(GreedyBot):
         seen: Sequence[int],
     ) -> float:
         """Expected points of a discard: my chances minus the deal-in risk."""
-        risk = sum(t * danger(view, s, option.discard, seen) for s, t in threats.items())  # type: ignore[arg-type]
+        tile = option.discard
+        assert tile is not None
+        risk = sum(t * danger(view, s, tile, seen, self.passed[s]) for s, t in threats.items())
         return win_chance(option, view.drawable, best_accept) * WIN_GAIN - risk * DEAL_IN_LOSS
 
     def threats(self, view: GameView) -> dict[int, float]:
