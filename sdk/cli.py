@@ -1,0 +1,341 @@
+"""The command line every bot gets: ``python -m bots.<name> [mode] [options]``.
+
+A bot module needs one line for it::
+
+    if __name__ == "__main__":
+        run(MyBot)        # MyBot: a Bot subclass, or any callable returning a Bot
+
+Modes (one of them; ``--local`` when none is given):
+
+* ``--url ws://HOST:PORT/v1/ws [--token T]`` — play a match on a protocol v1 server (the
+  local server, or a tournament server). Without a token the server's lobby seats the
+  bot. The token may also come from the environment variable ``TAIMAHJONG_TOKEN``.
+* ``--line`` — speak the tournament line protocol on stdin/stdout, as the official
+  wrapper runs programs. Stdout is reserved for the protocol: anything the bot prints
+  goes to stderr instead.
+* ``--tcp HOST:PORT`` — the line protocol over TCP, connecting to a referee.
+* ``--local`` — play a match in this process against house bots (``--opponents``) and
+  print the standings.
+
+Options: ``--seed``, ``--hands`` (local matches), ``--opponents SPEC[,SPEC,SPEC]`` (module
+paths like ``bots.greedy`` or ``pkg.mod:Class``; a bare name means ``bots.<name>``; one
+spec fills the three seats), ``--name``, ``--safety-margin`` (seconds kept back from each
+3 s decision; default 0.2, sized for a LAN), ``--process-pool [N]`` (run a plain bot's
+``choose`` in N worker processes), ``--strict`` (a mirror mismatch or an unreadable
+frame stops the session), ``--json`` (print the result as JSON), ``--log-level``,
+``--log-file``, ``--reconnect-attempts``.
+
+Exit codes:
+
+====  =================================================================================
+0     the match was played to its end
+1     the session failed: the server could not be reached, the connection was lost for
+      good, or the server refused the session (bad token, seat taken, ...)
+2     usage error (bad options, a bot or opponent that cannot be loaded)
+3     protocol error: a mirror mismatch or an unreadable frame in strict mode, or a
+      protocol version mismatch
+130   interrupted (Ctrl-C)
+====  =================================================================================
+
+>>> parse_hostport("127.0.0.1:7000"), parse_hostport("[::1]:7000")
+(('127.0.0.1', 7000), ('::1', 7000))
+>>> opponent_specs("random"), opponent_specs("bots.greedy,random,pkg.mod:Bot")
+(['bots.random', 'bots.random', 'bots.random'], ['bots.greedy', 'bots.random', 'pkg.mod:Bot'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from protocol.line.tile_ids import LineError
+from protocol.wire import VersionMismatchError, WireDecodeError
+from sdk.arena.loader import BotFactory, BotLoadError, load_bot
+from sdk.bot import Bot
+from sdk.budget import Budget
+from sdk.local import MatchResult, play_match
+from sdk.mirror import MirrorMismatchError
+from sdk.session import (
+    ConnectionLost,
+    ProcessExecutor,
+    Reconnect,
+    ServerRefused,
+    SessionError,
+    SessionResult,
+)
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_PROTOCOL",
+    "EXIT_USAGE",
+    "build_parser",
+    "main",
+    "run",
+]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_PROTOCOL = 3
+EXIT_INTERRUPTED = 130
+
+TOKEN_ENV = "TAIMAHJONG_TOKEN"
+
+log = logging.getLogger("sdk.cli")
+
+BotSource = type[Bot] | Callable[..., Bot]
+
+
+def run(bot_factory: BotSource, argv: Sequence[str] | None = None) -> NoReturn:
+    """Parse the command line, play, and exit with the documented code."""
+    raise SystemExit(main(bot_factory, argv))
+
+
+def main(bot_factory: BotSource, argv: Sequence[str] | None = None) -> int:
+    """:func:`run` without exiting: returns the exit code (for tests and wrappers)."""
+    parser = build_parser(_label(bot_factory))
+    args = parser.parse_args(argv)
+    args.protocol_fd = _reserve_stdout() if args.line else 1
+    _setup_logging(args.log_level, args.log_file)
+    try:
+        budget = Budget(safety_margin=args.safety_margin)
+        factory = BotFactory(bot_factory, _label(bot_factory), bot_factory)
+        bot = factory.make(args.seed)
+        if args.name:
+            bot.name = args.name  # type: ignore[misc]
+        if args.tcp:
+            parse_hostport(args.tcp)
+        opponents = _opponents(args) if _mode(args) == "local" else []
+    except (ValueError, BotLoadError) as exc:
+        parser.error(str(exc))
+    try:
+        return _play(args, bot, budget, opponents)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def build_parser(label: str = "bot") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {label}" if "." in label else label,
+        description=f"Play {label}: on a server (--url), over the tournament line "
+        "protocol (--line, --tcp), or in a local match (--local, the default).",
+        epilog="Exit codes: 0 match played, 1 session failed, 2 usage, 3 protocol error, "
+        "130 interrupted.",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--url", help="protocol v1 server, e.g. ws://127.0.0.1:8765/v1/ws")
+    mode.add_argument("--line", action="store_true", help="line protocol on stdin/stdout")
+    mode.add_argument("--tcp", metavar="HOST:PORT", help="line protocol over TCP")
+    mode.add_argument("--local", action="store_true", help="a local match (default)")
+    parser.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_ENV),
+        help=f"the seat's token for --url (default: ${TOKEN_ENV}; none: the lobby)",
+    )
+    parser.add_argument(
+        "--opponents",
+        default=_default_house(),
+        help="house bots for --local: one spec or three, comma-separated (default: %(default)s)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="match seed (--local) and bot seed")
+    parser.add_argument("--hands", type=int, default=16, help="hands in a --local match")
+    parser.add_argument("--name", help="the bot's name (sent to the server)")
+    parser.add_argument(
+        "--safety-margin",
+        type=float,
+        default=0.2,
+        help="seconds kept back from every decision for the network (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--process-pool",
+        type=int,
+        nargs="?",
+        const=1,
+        default=0,
+        metavar="N",
+        help="run a plain bot's choose() in N worker processes (default without N: 1)",
+    )
+    parser.add_argument(
+        "--reconnect-attempts", type=int, default=10, help="for --url (default: %(default)s)"
+    )
+    parser.add_argument("--strict", action="store_true", help="stop on a mirror mismatch")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--log-level",
+        default="WARNING",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        type=str.upper,
+    )
+    parser.add_argument("--log-file", help="log here instead of stderr")
+    return parser
+
+
+# -- playing --
+
+
+def _mode(args: argparse.Namespace) -> str:
+    if args.url:
+        return "ws"
+    if args.line:
+        return "line"
+    if args.tcp:
+        return "tcp"
+    return "local"
+
+
+def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[BotFactory]) -> int:
+    mode = _mode(args)
+    if mode == "local":
+        result = play_match(
+            [bot, *(f.make(args.seed * 4 + i) for i, f in enumerate(opponents, 1))],
+            seed=args.seed,
+            hands=args.hands,
+            budget=budget,
+            strict=args.strict,
+        )
+        _print_local(result, args.json)
+        return EXIT_OK
+    executor = ProcessExecutor(args.process_pool) if args.process_pool > 0 else None
+    try:
+        session = asyncio.run(_remote(mode, args, bot, budget, executor))
+    except (ConnectionLost, ServerRefused, SessionError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except (MirrorMismatchError, VersionMismatchError, WireDecodeError, LineError) as exc:
+        print(f"protocol error: {exc}", file=sys.stderr)
+        return EXIT_PROTOCOL
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+    _print_session(session, args.json)
+    return EXIT_OK
+
+
+async def _remote(
+    mode: str, args: argparse.Namespace, bot: Bot, budget: Budget, executor: Any
+) -> SessionResult:
+    from sdk.transports.line import run_stdio, run_tcp
+    from sdk.transports.ws import run_ws
+
+    common: dict[str, Any] = {"budget": budget, "strict": args.strict, "executor": executor}
+    if mode == "ws":
+        reconnect = Reconnect(attempts=args.reconnect_attempts)
+        return await run_ws(bot, args.url, args.token, reconnect=reconnect, **common)
+    if mode == "line":
+        return await run_stdio(bot, stdout_fd=args.protocol_fd, **common)
+    host, port = parse_hostport(args.tcp)
+    return await run_tcp(bot, host, port, **common)
+
+
+# -- output --
+
+
+def _print_local(result: MatchResult, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    wins = [sum(1 for h in result.hand_results if h.winner == s) for s in result.seats]
+    table = Table(title=f"{len(result.hand_results)} hands, seed {result.seed}")
+    for column in ("rank", "player", "seat", "score", "wins", "p50 ms", "p99 ms", "fallbacks"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    order = sorted(range(4), key=lambda p: -result.scores[p])
+    for rank, p in enumerate(order, 1):
+        timing = result.stats[p].to_json()
+        table.add_row(
+            str(rank),
+            result.names[p] + (" (you)" if p == 0 else ""),
+            str(result.seats[p]),
+            str(result.scores[p]),
+            str(wins[p]),
+            f"{timing['p50_ms']:.2f}",
+            f"{timing['p99_ms']:.2f}",
+            str(timing["fallbacks"]),
+        )
+    Console(width=100).print(table)
+
+
+def _print_session(result: SessionResult, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    timing, sdk = result.stats.to_json(), result.overhead.to_json()
+    scores = "unknown" if result.scores is None else " ".join(map(str, result.scores))
+    print(f"{result.name}: seat {result.seat}, {result.hands} hands, scores by seat {scores}")
+    print(
+        f"decisions {timing['decisions']}: p50 {timing['p50_ms']} ms, p99 {timing['p99_ms']} "
+        f"ms, max {timing['max_ms']} ms, fallbacks {timing['fallbacks']}; SDK overhead p99 "
+        f"{sdk['p99_ms']} ms; reconnects {result.reconnects}"
+    )
+
+
+# -- helpers --
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for IPv6) as a pair; ``ValueError`` otherwise."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--tcp wants HOST:PORT, not {text!r}")
+    return host, int(port)
+
+
+def opponent_specs(text: str) -> list[str]:
+    """Three bot specs from ``--opponents``; a bare name ``x`` means ``bots.x``."""
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    specs = [s if "." in s or ":" in s else f"bots.{s}" for s in specs]
+    if len(specs) == 1:
+        specs *= 3
+    if len(specs) != 3:
+        raise ValueError(f"--opponents wants one spec or three, not {len(specs)}")
+    return specs
+
+
+def _opponents(args: argparse.Namespace) -> list[BotFactory]:
+    return [load_bot(spec) for spec in opponent_specs(args.opponents)]
+
+
+def _default_house() -> str:
+    return "bots.greedy" if importlib.util.find_spec("bots.greedy") else "bots.random"
+
+
+def _label(bot_factory: BotSource) -> str:
+    """The bot's module path (``bots.greedy``), also under ``python -m``."""
+    module = getattr(bot_factory, "__module__", "")
+    if module == "__main__":
+        spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+        module = spec.name if spec is not None else ""
+    return module or getattr(bot_factory, "__name__", "bot")
+
+
+def _reserve_stdout() -> int:
+    """Keep stdout for the line protocol: return a new descriptor for it (the stdio
+    channel writes there) and point descriptor 1, hence ``print``, at stderr, so that
+    nothing the bot prints can corrupt the protocol."""
+    sys.stdout.flush()
+    protocol_fd = os.dup(1)
+    os.dup2(2, 1)
+    return protocol_fd
+
+
+def _setup_logging(level: str, path: str | None) -> None:
+    handler: logging.Handler = (
+        logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
