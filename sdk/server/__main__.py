@@ -1,0 +1,141 @@
+"""``python -m sdk.server``: the local tournament server.
+
+    python -m sdk.server --port 8765 --db league.db --line-port 9999 \\
+        --seat "cmd:./mybot --flag" --lobby-wait 5
+
+Serves protocol v1 (``ws://HOST:PORT/v1/ws``) and REST (``http://HOST:PORT/v1/...``) on
+127.0.0.1; with ``--line-port`` also the tournament line protocol over TCP. Each
+``--seat`` puts a bot in the lobby at start-up: ``cmd:PROGRAM ARGS`` (a line-protocol
+program run on stdin/stdout, like the official wrapper) or a house bot name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Sequence
+
+from sdk.server.config import ServerConfig
+from sdk.server.runner import serve
+
+__all__ = ["build_config", "main", "parser"]
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line's options."""
+    p = argparse.ArgumentParser(prog="python -m sdk.server", description=__doc__.split("\n")[0])
+    d = ServerConfig()
+    p.add_argument("--host", default=d.host, help="interface to bind (default %(default)s)")
+    p.add_argument(
+        "--port", type=int, default=d.port, help="HTTP/WebSocket port (default %(default)s)"
+    )
+    p.add_argument(
+        "--line-port",
+        type=int,
+        default=None,
+        help="TCP port for line-protocol programs (off unless given)",
+    )
+    p.add_argument("--db", default=d.db_path, help="SQLite file (default %(default)s)")
+    p.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help='a bot for the lobby: "cmd:PROGRAM ARGS" or a house bot name (repeatable)',
+    )
+    p.add_argument(
+        "--lobby-wait",
+        type=float,
+        default=d.lobby_wait,
+        help="seconds before house bots fill a lobby table",
+    )
+    p.add_argument(
+        "--lobby-house",
+        default=d.lobby_house,
+        help="house bot of lobby tables (default %(default)s)",
+    )
+    p.add_argument(
+        "--hands",
+        type=int,
+        default=d.lobby_hands,
+        help="hands per lobby match (default %(default)s)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=None, help="seed of the first lobby match (default: random)"
+    )
+    p.add_argument(
+        "--decision-ms",
+        type=int,
+        default=d.lobby_decision_ms,
+        help="decision budget of lobby matches",
+    )
+    p.add_argument(
+        "--startup-ms",
+        type=int,
+        default=d.lobby_startup_ms,
+        help="start-up budget of lobby matches",
+    )
+    p.add_argument(
+        "--house",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="add a house bot (loader spec, e.g. mybots.strong:Bot)",
+    )
+    p.add_argument(
+        "--allow-commands", action="store_true", help="let POST /v1/tables start programs"
+    )
+    p.add_argument(
+        "--admin-token", default=None, help="require this bearer token for POST /v1/tables"
+    )
+    p.add_argument("--max-tables", type=int, default=d.max_tables)
+    p.add_argument(
+        "--connect-wait",
+        type=float,
+        default=d.connect_wait,
+        help="seconds a table waits for its bots",
+    )
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    return p
+
+
+def build_config(args: argparse.Namespace) -> ServerConfig:
+    """A :class:`ServerConfig` from parsed options."""
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        line_port=args.line_port,
+        db_path=args.db,
+        lobby_wait=args.lobby_wait,
+        lobby_house=args.lobby_house,
+        lobby_hands=args.hands,
+        lobby_decision_ms=args.decision_ms,
+        lobby_startup_ms=args.startup_ms,
+        lobby_seed=args.seed,
+        allow_commands=args.allow_commands,
+        connect_wait=args.connect_wait,
+        max_tables=args.max_tables,
+        admin_token=args.admin_token,
+    )
+    for item in args.house:
+        name, sep, spec = item.partition("=")
+        if not sep or not name or not spec:
+            raise SystemExit(f"--house {item!r}: expected NAME=SPEC")
+        config.house_bots[name] = spec
+    return config
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the command line and serve until interrupted."""
+    args = parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
+    config = build_config(args)
+    if config.lobby_house not in config.house_bots:
+        raise SystemExit(f"--lobby-house {config.lobby_house!r}: not a house bot")
+    serve(config, args.seat, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()

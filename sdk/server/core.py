@@ -1,0 +1,461 @@
+"""The tournament server's state: tables, seat tokens, the lobby, the line-protocol
+listener and the store, independent of HTTP (the ASGI app in :mod:`sdk.server.app` and
+the WebSocket shell in :mod:`sdk.server.wsconn` call into it).
+
+Every table runs as its own task; an exception in one aborts that table only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import shlex
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.line.adapter import LineTable
+from protocol.wire.common import ErrorCode
+from protocol.wire.messages import MatchConfig, Timing
+from protocol.wire.rest import (
+    Leaderboard,
+    LeaderboardEntry,
+    MatchLog,
+    SeatStatus,
+    TableCreate,
+    TableCreated,
+    TableStatus,
+)
+from sdk.arena.loader import BotFactory, BotLoadError, load_bot
+from sdk.budget import Budget
+from sdk.server.config import ServerConfig
+from sdk.server.linechan import LineChannel, spawn_program
+from sdk.server.lobby import Entrant, Lobby
+from sdk.server.records import Clock
+from sdk.server.seats import HouseSeat, LineSeat, Seat, WsSeat
+from sdk.server.security import new_token
+from sdk.server.store import Store, StoredMatch
+from sdk.server.table import Table, TableSpec
+
+__all__ = ["RULES", "RequestError", "TournamentServer", "house_seed", "parse_seat_spec"]
+
+log = logging.getLogger("sdk.server")
+
+RULES = ("tcga-2024",)
+"""Rule sets this server plays."""
+KEEP_FINISHED = 500
+"""Finished tables kept in memory (older ones are served from the store)."""
+_LOG_LINE_SEPARATORS = (",", ":")
+
+
+def house_seed(table_seed: int, seat: int) -> int:
+    """The seed of the house bot at ``seat`` (so a table replays in-process)."""
+    return table_seed * 4 + seat
+
+
+class RequestError(Exception):
+    """A REST request the server refuses: HTTP ``status`` and a protocol error code."""
+
+    def __init__(self, status: int, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatPlan:
+    """What sits at a seat of a table being built."""
+
+    seat: int
+    name: str
+    kind: str  # ws | line | cmd | house
+    command: list[str] | None = None
+    channel: LineChannel | None = None
+
+
+def parse_seat_spec(spec: str) -> Entrant:
+    """A ``--seat`` option: ``cmd:PROGRAM ARGS...`` (a line-protocol program the server
+    starts) or ``house:NAME`` / ``NAME`` (a house bot). Needs a running event loop."""
+    if spec.startswith("cmd:"):
+        command = shlex.split(spec[4:])
+        if not command:
+            raise ValueError(f"--seat {spec!r}: no program after cmd:")
+        return Entrant("cmd", os.path.basename(command[0])[:64], command=command)
+    name = spec.removeprefix("house:")
+    if not name:
+        raise ValueError(f"--seat {spec!r}: no house bot name")
+    return Entrant("house", name)
+
+
+class TournamentServer:
+    """Tables, lobby, tokens, line listener and store (see the module doc)."""
+
+    def __init__(self, config: ServerConfig, seats: Sequence[str] = ()) -> None:
+        self.config = config
+        self.store = Store(config.db_path)
+        self.tables: dict[str, Table] = {}
+        self.tokens: dict[str, WsSeat] = {}
+        self.line_port: int | None = None
+        self.lobby = Lobby(self._form_lobby_table, config.lobby_wait)
+        self._seat_specs = list(seats)
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._finished: deque[str] = deque()
+        self._open_line_seats: deque[tuple[Table, LineSeat]] = deque()
+        self._factories: dict[str, BotFactory] = {}
+        self._serial = 0
+        self._lobby_tables = 0
+        self._line_server: asyncio.Server | None = None
+
+    # -- life cycle --
+
+    async def start(self) -> None:
+        """Open the store, start the line listener, seat the command-line bots."""
+        await asyncio.to_thread(self.store.start)
+        self._serial = self.store.last_serial
+        config = self.config
+        if config.line_port is not None:
+            self._line_server = await asyncio.start_server(
+                self._on_line_client, config.host, config.line_port, limit=config.max_line_bytes
+            )
+            self.line_port = self._line_server.sockets[0].getsockname()[1]
+        for spec in self._seat_specs:
+            self.lobby.join(parse_seat_spec(spec))
+
+    async def stop(self) -> None:
+        """Stop the lobby and the listener, abort running tables, close the store."""
+        self.lobby.close()
+        if self._line_server is not None:
+            self._line_server.close()
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(self.store.close)
+
+    # -- building tables --
+
+    def _next_ids(self) -> tuple[int, str, str]:
+        self._serial += 1
+        return self._serial, f"t-{self._serial}", f"m-{self._serial}"
+
+    def _factory(self, name: str) -> BotFactory:
+        factory = self._factories.get(name)
+        if factory is None:
+            spec = self.config.house_bots.get(name)
+            if spec is None:
+                raise BotLoadError(
+                    f"no house bot {name!r} (known: {sorted(self.config.house_bots)})"
+                )
+            factory = self._factories[name] = load_bot(spec)
+        return factory
+
+    def _build(self, spec: TableSpec, plans: Sequence[_SeatPlan]) -> Table:
+        config = self.config
+        timing = Timing(decision_ms=spec.decision_ms, startup_ms=spec.startup_ms)
+        match_config = MatchConfig(
+            rules=spec.rules, hands=spec.hands, first_dealer=spec.first_dealer, timing=timing
+        )
+        line_table = LineTable() if any(p.kind in ("line", "cmd") for p in plans) else None
+        decision = spec.decision_ms / 1000
+        budget = Budget(decision=decision, safety_margin=min(0.2, decision / 4))
+        seats: list[Seat] = []
+        for plan in plans:
+            if plan.kind == "ws":
+                seat: Seat = WsSeat(
+                    plan.seat, plan.name, new_token(), spec.match_id, spec.table_id, match_config
+                )
+            elif plan.kind == "house":
+                bot = self._factory(plan.name).make(house_seed(spec.seed, plan.seat))
+                seat = HouseSeat(plan.seat, plan.name, bot, spec.hands, budget)
+            else:
+                assert line_table is not None
+                spawn = None
+                if plan.command is not None:
+                    command, label = plan.command, f"seat {plan.seat} ({plan.name})"
+
+                    def spawn(command: list[str] = command, label: str = label) -> Any:
+                        return spawn_program(
+                            command,
+                            label,
+                            limit=config.max_line_bytes,
+                            rate=config.rate_per_second,
+                            burst=config.rate_burst,
+                            grace=config.subprocess_grace,
+                        )
+
+                seat = LineSeat(
+                    plan.seat, plan.name, line_table.add_seat(plan.seat, plan.name), spawn
+                )
+            seats.append(seat)
+        table = Table(
+            spec, seats, self.store, line_table=line_table, connect_wait=config.connect_wait
+        )
+        now = Clock.now()
+        for plan, seat in zip(plans, table.seats, strict=True):
+            if isinstance(seat, WsSeat):
+                self.tokens[seat.token] = seat
+            elif isinstance(seat, LineSeat) and plan.channel is not None:
+                seat.attach(plan.channel, now)
+            elif isinstance(seat, LineSeat) and plan.command is None:
+                self._open_line_seats.append((table, seat))
+        return table
+
+    def _launch(self, table: Table) -> None:
+        table_id = table.spec.table_id
+        self.tables[table_id] = table
+        task = asyncio.get_running_loop().create_task(table.run(), name=f"table {table_id}")
+        self._tasks[table_id] = task
+        task.add_done_callback(lambda _: self._done(table))
+
+    def _done(self, table: Table) -> None:
+        table_id = table.spec.table_id
+        self._tasks.pop(table_id, None)
+        self._finished.append(table_id)
+        while len(self._finished) > KEEP_FINISHED:
+            old = self.tables.pop(self._finished.popleft(), None)
+            if old is not None:
+                for seat in old.seats:
+                    if isinstance(seat, WsSeat):
+                        self.tokens.pop(seat.token, None)
+
+    def create_table(self, body: TableCreate) -> TableCreated:
+        """``POST /v1/tables``: validate, build and start a table. Seats not listed get
+        the lobby's house bot. Raises :class:`RequestError`."""
+        config = self.config
+        if len(self._tasks) >= config.max_tables:
+            raise RequestError(503, ErrorCode.INTERNAL, f"{config.max_tables} tables are running")
+        if body.rules not in RULES:
+            raise RequestError(422, ErrorCode.MALFORMED, f"rules: unknown {body.rules!r} ({RULES})")
+        if not 10 <= body.timing.decision_ms <= 600_000 or body.timing.startup_ms > 3_600_000:
+            raise RequestError(
+                422, ErrorCode.MALFORMED, "timing: decision_ms 10..600000, startup_ms up to 3600000"
+            )
+        plans = {s: _SeatPlan(s, config.lobby_house, "house") for s in range(4)}
+        for a in body.seats:
+            plans[a.seat] = self._plan(a.seat, a.bot_name, a.transport, a.command)
+        serial, table_id, match_id = self._next_ids()
+        spec = TableSpec(
+            table_id,
+            match_id,
+            serial,
+            body.seed,
+            body.hands,
+            body.first_dealer,
+            body.rules,
+            body.timing.decision_ms,
+            body.timing.startup_ms,
+            "rest",
+        )
+        try:
+            table = self._build(spec, [plans[s] for s in range(4)])
+        except BotLoadError as exc:
+            raise RequestError(422, ErrorCode.MALFORMED, str(exc)) from None
+        self._launch(table)
+        tokens = {str(s.seat): s.token for s in table.seats if isinstance(s, WsSeat)}
+        return TableCreated(table_id=table_id, match_id=match_id, tokens=tokens)
+
+    def _plan(self, seat: int, name: str, transport: str, command: list[str] | None) -> _SeatPlan:
+        if transport == "builtin":
+            if name not in self.config.house_bots:
+                known = ", ".join(sorted(self.config.house_bots))
+                raise RequestError(
+                    422, ErrorCode.MALFORMED, f"seat {seat}: no house bot {name!r} ({known})"
+                )
+            return _SeatPlan(seat, name, "house")
+        if transport == "line":
+            if command:
+                if not self.config.allow_commands:
+                    raise RequestError(
+                        403,
+                        ErrorCode.MALFORMED,
+                        "this server does not start programs for REST tables (--allow-commands)",
+                    )
+                return _SeatPlan(seat, name, "cmd", command=list(command))
+            if self._line_server is None:
+                raise RequestError(
+                    422,
+                    ErrorCode.MALFORMED,
+                    f"seat {seat}: no line-protocol listener (--line-port)",
+                )
+            return _SeatPlan(seat, name, "line")
+        return _SeatPlan(seat, name, "ws")
+
+    def _form_lobby_table(self, entrants: Sequence[Entrant | None]) -> None:
+        """Build and start a lobby table (seat order given); hand out the seats."""
+        config = self.config
+        serial, table_id, match_id = self._next_ids()
+        if config.lobby_seed is None:
+            seed = secrets.randbelow(1 << 31)
+        else:
+            seed = config.lobby_seed + self._lobby_tables
+        self._lobby_tables += 1
+        plans = []
+        for seat, entrant in enumerate(entrants):
+            if entrant is None:
+                plans.append(_SeatPlan(seat, config.lobby_house, "house"))
+            else:
+                plans.append(
+                    _SeatPlan(seat, entrant.name, entrant.kind, entrant.command, entrant.channel)
+                )
+        spec = TableSpec(
+            table_id,
+            match_id,
+            serial,
+            seed,
+            config.lobby_hands,
+            0,
+            RULES[0],
+            config.lobby_decision_ms,
+            config.lobby_startup_ms,
+            "lobby",
+        )
+        table = self._build(spec, plans)
+        self._launch(table)
+        for seat, entrant in zip(table.seats, entrants, strict=True):
+            if entrant is not None and not entrant.seat.done():
+                entrant.seat.set_result(seat)
+
+    # -- connections --
+
+    def seat_for_token(self, token: str) -> WsSeat | None:
+        """The protocol v1 seat whose secret is ``token``."""
+        return self.tokens.get(token)
+
+    async def _on_line_client(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        """A line-protocol program connected over TCP: give it a table's open line seat,
+        else send it to the lobby."""
+        peer = writer.get_extra_info("peername")
+        label = f"line client {peer[0]}:{peer[1]}" if peer else "line client"
+        config = self.config
+        channel = LineChannel(
+            reader, writer, label, rate=config.rate_per_second, burst=config.rate_burst
+        )
+        while self._open_line_seats:
+            table, seat = self._open_line_seats.popleft()
+            if table.state == "waiting" and seat.channel is None:
+                seat.attach(channel, Clock.now())
+                return
+        self.lobby.join(Entrant("line", "tcp-line", channel=channel))
+
+    # -- queries --
+
+    def table_status(self, table_id: str) -> TableStatus | None:
+        table = self.tables.get(table_id)
+        return None if table is None else table.status()
+
+    async def stored_table(self, table_id: str) -> TableStatus | None:
+        """A table no longer in memory, from the store."""
+        rows = await asyncio.wrap_future(
+            self.store.call(
+                lambda db: db.execute(
+                    "SELECT match_id FROM matches WHERE table_id=?", (table_id,)
+                ).fetchone()
+            )
+        )
+        if rows is None:
+            return None
+        stored = await asyncio.wrap_future(self.store.load_match(rows[0], with_log=False))
+        return None if stored is None else _stored_status(stored)
+
+    async def list_tables(self) -> list[TableStatus]:
+        live = [t.status() for t in self.tables.values()]
+        known = {s.table_id for s in live}
+        stored = await asyncio.wrap_future(self.store.load_matches())
+        return live + [_stored_status(m) for m in stored if m.row.table_id not in known]
+
+    async def load_log(self, match_id: str) -> StoredMatch:
+        """A finished (or aborted) match with its log; :class:`RequestError` otherwise.
+        The log shows every concealed tile, so it is never served while the match runs."""
+        for table in self.tables.values():
+            if table.spec.match_id == match_id and not table.over:
+                raise RequestError(
+                    409, ErrorCode.UNEXPECTED_MESSAGE, "the log is served after the match"
+                )
+        stored = await asyncio.wrap_future(self.store.load_match(match_id))
+        if stored is None:
+            raise RequestError(404, ErrorCode.MALFORMED, f"no match {match_id!r}")
+        if stored.status == "running":
+            raise RequestError(
+                409, ErrorCode.UNEXPECTED_MESSAGE, "the log is served after the match"
+            )
+        return stored
+
+    async def leaderboard(self) -> Leaderboard:
+        rows = await asyncio.wrap_future(self.store.leaderboard())
+        rows.sort(key=lambda r: (-(r[3] / r[1]), -r[3], r[0]))
+        entries = [
+            LeaderboardEntry(
+                rank=i + 1, bot_name=name, matches=m, hands=h, total_score=s, mean_score=s / m
+            )
+            for i, (name, m, h, s) in enumerate(rows)
+        ]
+        return Leaderboard(entries=entries)
+
+
+def _stored_status(stored: StoredMatch) -> TableStatus:
+    row = stored.row
+    seats = [
+        SeatStatus(
+            seat=s["seat"],
+            bot_name=s["bot_name"],
+            transport=s["transport"],
+            connected=False,
+            ready=False,
+        )
+        for s in row.config.get("seats", [])
+    ]
+    return TableStatus(
+        table_id=row.table_id,
+        match_id=row.match_id,
+        status=stored.status if stored.status != "running" else "aborted",  # type: ignore[arg-type]
+        hand_no=max(0, min(stored.hands_played, row.hands) - 1),
+        hands=row.hands,
+        seats=seats,
+        scores=stored.scores,
+    )
+
+
+def match_log_body(stored: StoredMatch) -> MatchLog:
+    """The ``MatchLog`` REST body of a stored match."""
+    row = stored.row
+    return MatchLog(
+        match_id=row.match_id,
+        table_id=row.table_id,
+        seed=row.seed,
+        hands=row.hands,
+        seat_names=row.seat_names,
+        events=stored.events,
+        scores=stored.scores,
+    )
+
+
+def match_log_lines(stored: StoredMatch) -> list[dict[str, Any]]:
+    """The match as JSON lines: a ``match`` header, then every event and every decision
+    record in order (a decision comes right before the events that followed it), then
+    a ``result``."""
+    row = stored.row
+    out: list[dict[str, Any]] = [
+        {
+            "type": "match",
+            "match_id": row.match_id,
+            "table_id": row.table_id,
+            "seed": row.seed,
+            "hands": row.hands,
+            "seat_names": row.seat_names,
+            "config": row.config,
+        }
+    ]
+    decisions = sorted(stored.decisions, key=lambda d: d["after_event"])
+    d = 0
+    for i, event in enumerate(stored.events):
+        while d < len(decisions) and decisions[d]["after_event"] <= i:
+            out.append({"type": "decision", **decisions[d]})
+            d += 1
+        out.append({"type": "event", "index": i, "event": event})
+    out.extend({"type": "decision", **rest} for rest in decisions[d:])
+    out.append({"type": "result", "status": stored.status, "scores": stored.scores})
+    return out

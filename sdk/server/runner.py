@@ -1,0 +1,105 @@
+"""Serving the app with uvicorn on loopback sockets: :func:`running_server` for tests,
+benchmarks and embedding, :func:`serve` for the command line.
+
+The WebSocket frame limit is given to uvicorn too (``ws_max_size``), so an oversized
+frame is refused before it is even buffered whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+import uvicorn
+
+from sdk.server.app import create_app
+from sdk.server.config import ServerConfig
+from sdk.server.core import TournamentServer
+
+__all__ = ["ServerHandle", "running_server", "serve"]
+
+log = logging.getLogger("sdk.server")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerHandle:
+    """A running server: its state and where it listens."""
+
+    server: TournamentServer
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/v1/ws"
+
+    @property
+    def line_port(self) -> int | None:
+        return self.server.line_port
+
+
+def _uvicorn(config: ServerConfig, server: TournamentServer, log_level: str) -> uvicorn.Server:
+    app = create_app(server)
+    return uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=config.host,
+            port=config.port,
+            ws="websockets-sansio",
+            ws_max_size=config.max_frame_bytes,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+            log_level=log_level,
+            access_log=False,
+            lifespan="on",
+        )
+    )
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.setblocking(False)
+    return sock
+
+
+@contextlib.asynccontextmanager
+async def running_server(
+    config: ServerConfig, seats: Sequence[str] = (), log_level: str = "warning"
+) -> AsyncIterator[ServerHandle]:
+    """Serve in this event loop until the block ends (``config.port`` 0: any free port)."""
+    server = TournamentServer(config, seats)
+    sock = _bind(config.host, config.port)
+    userver = _uvicorn(config, server, log_level)
+    task = asyncio.create_task(userver.serve(sockets=[sock]))
+    try:
+        while not userver.started:
+            if task.done():
+                task.result()
+                raise RuntimeError("the server stopped while starting")
+            await asyncio.sleep(0.01)
+        yield ServerHandle(server, config.host, sock.getsockname()[1])
+    finally:
+        userver.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 15.0)
+        sock.close()
+
+
+def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "info") -> None:
+    """Serve until interrupted (the command line)."""
+    server = TournamentServer(config, seats)
+    userver = _uvicorn(config, server, log_level)
+    sock = _bind(config.host, config.port)
+    log.info("taimahjong server on http://%s:%d", config.host, sock.getsockname()[1])
+    asyncio.run(userver.serve(sockets=[sock]))

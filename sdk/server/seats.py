@@ -1,0 +1,528 @@
+"""The seats of a table, behind one small interface.
+
+A table (:mod:`sdk.server.table`) talks to every seat the same way: it pushes the
+referee's full events (:meth:`Seat.push`; each seat shows only its projection), asks for
+a decision (:meth:`Seat.request`) and, when the seat's :attr:`Seat.deadline` passes,
+calls :meth:`Seat.expire`. Every request is settled exactly once, by a call to the
+table's ``settle(seat, record)`` with a :class:`~sdk.server.records.DecisionRecord`:
+the seat's own action, or its R17 default and the reason.
+
+* :class:`WsSeat`: a remote bot over protocol v1; the protocol lives in the sans-I/O
+  :class:`~protocol.wire.WireServerSeat`, this class only moves frames.
+* :class:`LineSeat`: a program speaking the tournament line protocol over a
+  :class:`~sdk.server.linechan.LineChannel` (a TCP connection or a subprocess' pipes),
+  through :class:`~protocol.line.LineServerSeat`.
+* :class:`HouseSeat`: a :class:`~sdk.bot.Bot` run inside the server, exactly as
+  :func:`sdk.local.play_match` runs it (same mirror, same policing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+from protocol.actions import Action
+from protocol.defaults import default_action
+from protocol.events import Event, HandEnd, HandStart, MatchEnd, project
+from protocol.line.adapter import Decided, LineReplyError, LineServerSeat, NextAsk, ReadyReply
+from protocol.wire import Decision, WireServerSeat
+from protocol.wire.messages import MatchConfig
+from sdk.bot import Bot, DecisionRequest, MatchInfo
+from sdk.budget import Budget, DecisionStats
+from sdk.budget import Outcome as BudgetOutcome
+from sdk.decide import decide_inline
+from sdk.mirror import Mirror
+from sdk.server.linechan import LineChannel, LineTooLongError
+from sdk.server.records import Clock, DecisionRecord, Outcome, outcome_of
+
+__all__ = ["Ask", "FrameSink", "HouseSeat", "LineSeat", "Seat", "TableContext", "WsSeat"]
+
+log = logging.getLogger("sdk.server.seats")
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One decision the table asks a seat for. ``now`` is when it is sent (monotonic
+    seconds); ``after_event`` how many referee events came before it."""
+
+    legal: tuple[Action, ...]
+    drawn_tile: int | None
+    claim_tile: int | None
+    hand: int
+    after_event: int
+    now: float
+
+
+class TableContext(Protocol):
+    """What a seat needs from its table."""
+
+    clock: Clock
+    decision_seconds: float
+    startup_seconds: float
+    over: bool
+
+    def settle(self, seat: int, record: DecisionRecord) -> None:
+        """The decision of ``seat`` is made (called once per request)."""
+
+    def changed(self) -> None:
+        """A seat connected, disconnected or became ready."""
+
+
+class FrameSink(Protocol):
+    """A WebSocket connection as a seat sees it: frames out, and close."""
+
+    def send(self, frames: Sequence[str]) -> None:
+        """Queue frames to write, in order (never blocks)."""
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close once the queued frames are written."""
+
+    def grant(self) -> None:
+        """The peer may send one more frame: an answer is due."""
+
+
+@dataclass(slots=True)
+class _Asked:
+    """The request in flight: its id, when it was sent, its R17 default and deadline."""
+
+    ask: Ask
+    request_id: str
+    default: Action
+    deadline: float
+
+
+class Seat:
+    """One seat of a table (see the module doc). Subclasses move the bytes."""
+
+    transport: ClassVar[str] = ""
+
+    def __init__(self, seat: int, name: str) -> None:
+        self.seat, self.name = seat, name
+        self.fallbacks = 0
+        self.ctx: TableContext | None = None
+        self._asked: _Asked | None = None
+        self._requests = 0
+
+    def bind(self, ctx: TableContext) -> None:
+        self.ctx = ctx
+
+    @property
+    def connected(self) -> bool:
+        return True
+
+    @property
+    def ready(self) -> bool:
+        return True
+
+    def startup_done(self, now: float, waited_since: float, connect_wait: float) -> bool:
+        """Whether the table may start as far as this seat is concerned."""
+        return True
+
+    async def open(self) -> None:
+        """Start what the seat needs (a program, a bot) before the match."""
+
+    def push(self, events: Sequence[Event]) -> None:
+        """Show the referee's (full) events to the seat."""
+
+    def request(self, ask: Ask) -> None:
+        """Ask for a decision; settle it later through the table."""
+        raise NotImplementedError
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self._asked is None else self._asked.deadline
+
+    @property
+    def asked(self) -> bool:
+        return self._asked is not None
+
+    def expire(self, now: float) -> None:
+        """The deadline passed: apply the default (R17) if still undecided."""
+        asked = self._asked
+        if asked is not None and now >= asked.deadline:
+            outcome = Outcome.LATE if self.connected else Outcome.DISCONNECTED
+            self._settle(asked.default, outcome, "no reply before the deadline", None, None)
+
+    def finish(self) -> None:
+        """The match is over (its last events were pushed)."""
+
+    async def close(self) -> None:
+        """Release the connection or program."""
+
+    def _settle(
+        self, action: Action, outcome: Outcome, reason: str, raw: str | None, at: float | None
+    ) -> None:
+        asked, ctx = self._asked, self.ctx
+        assert asked is not None and ctx is not None
+        self._asked = None
+        if outcome is not Outcome.OK:
+            self.fallbacks += 1
+        clock = ctx.clock
+        record = DecisionRecord(
+            hand=asked.ask.hand,
+            seat=self.seat,
+            request_id=asked.request_id,
+            sent_at=clock.wall(asked.ask.now),
+            replied_at=None if at is None else clock.wall(at),
+            raw=raw,
+            applied=action,
+            outcome=outcome,
+            reason=reason,
+            after_event=asked.ask.after_event,
+        )
+        ctx.settle(self.seat, record)
+
+
+# --- protocol v1 -----------------------------------------------------------------------
+
+
+class WsSeat(Seat):
+    """A remote bot over protocol v1. The seat outlives connections (resume): a
+    connection :meth:`attach`-es with its ``hello``, feeds frames to :meth:`on_frame`
+    and :meth:`detach`-es when it drops."""
+
+    transport = "ws"
+
+    def __init__(
+        self, seat: int, name: str, token: str, match_id: str, table_id: str, config: MatchConfig
+    ) -> None:
+        super().__init__(seat, name)
+        self.token = token
+        self.wire = WireServerSeat(seat, token, match_id, table_id, config)
+        self.conn: FrameSink | None = None
+        self.ever_connected = False
+
+    @property
+    def connected(self) -> bool:
+        return self.conn is not None and self.wire.greeted
+
+    @property
+    def ready(self) -> bool:
+        return self.wire.ready
+
+    def startup_done(self, now: float, waited_since: float, connect_wait: float) -> bool:
+        if self.wire.ready or self.wire.startup_expired(now):
+            return True
+        return not self.ever_connected and now >= waited_since + connect_wait
+
+    def attach(self, conn: FrameSink, hello: str | bytes, now: float) -> bool:
+        """A new connection presents ``hello``; whether the session is open (if not, an
+        error frame was queued and the connection should close)."""
+        self.conn = conn
+        self.wire.connect()
+        self.wire.receive_frame(hello, now)
+        self._flush()
+        if not self.wire.greeted:
+            self.conn = None
+            self.wire.disconnect()
+            return False
+        self.ever_connected = True
+        if self.ctx is not None:
+            self.ctx.changed()
+            if self.ctx.over:
+                self.finish()
+        return True
+
+    def detach(self, conn: FrameSink) -> None:
+        """``conn`` dropped; the seat is played by the default until it resumes."""
+        if self.conn is conn:
+            self.conn = None
+            self.wire.disconnect()
+            if self.ctx is not None:
+                self.ctx.changed()
+
+    def on_frame(self, frame: str | bytes, now: float) -> bool:
+        """One frame from the bot; whether the session stays open."""
+        was_ready = self.wire.ready
+        decision = self.wire.receive_frame(frame, now)
+        self._flush()
+        if decision is not None:
+            self._decided(decision, frame, now)
+        if self.wire.ready and not was_ready and self.ctx is not None:
+            self.ctx.changed()
+        return self.wire.greeted
+
+    def push(self, events: Sequence[Event]) -> None:
+        push = self.wire.push_event
+        for event in events:
+            push(event)
+        self._flush()
+
+    def request(self, ask: Ask) -> None:
+        wire = self.wire
+        request_id = wire.request(ask.legal, ask.now, ask.drawn_tile)
+        deadline = wire.deadline
+        assert deadline is not None
+        default = default_action(ask.legal, ask.drawn_tile)
+        self._asked = _Asked(ask, request_id, default, deadline)
+        self._flush()
+        if self.conn is not None:
+            self.conn.grant()
+        if not self.connected:
+            decision = wire.check_timeout(deadline)
+            assert decision is not None
+            self._decided(decision, None, None)
+
+    def expire(self, now: float) -> None:
+        decision = self.wire.check_timeout(now)
+        if decision is not None:
+            self._flush()
+            self._decided(decision, None, None)
+
+    def _decided(self, decision: Decision, raw: str | bytes | None, at: float | None) -> None:
+        asked = self._asked
+        if asked is None or asked.request_id != decision.request_id:
+            log.error("seat %d: decision for %s, not the request in flight", self.seat, decision)
+            return
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        outcome = outcome_of(decision.reason, self.connected)
+        reason = "" if decision.reason is None else decision.reason.value
+        self._settle(decision.action, outcome, reason, text, at)
+
+    def finish(self) -> None:
+        self.wire.bye("match over")
+        self._flush()
+        if self.conn is not None:
+            self.conn.close(1000, "match over")
+
+    def _flush(self) -> None:
+        frames = self.wire.data_to_send()
+        if frames and self.conn is not None:
+            self.conn.send(frames)
+
+
+# --- line protocol ---------------------------------------------------------------------
+
+
+class LineSeat(Seat):
+    """A program speaking the line protocol. The table feeds the seat's lines (from its
+    :class:`~protocol.line.LineTable`) to :meth:`write`; the program's replies are read
+    by :meth:`serve` until it disconnects. The line protocol cannot resume: a program
+    that drops is played by the default for the rest of the match."""
+
+    transport = "line"
+
+    def __init__(
+        self,
+        seat: int,
+        name: str,
+        line_seat: LineServerSeat,
+        spawn: Callable[[], Awaitable[LineChannel]] | None = None,
+    ) -> None:
+        super().__init__(seat, name)
+        self.line_seat = line_seat
+        self.spawn = spawn
+        """Starts the program of a seat the server runs (``None``: a TCP peer attaches)."""
+        self.channel: LineChannel | None = None
+        self.attached_at: float | None = None
+        self._ready = False
+        self._closed = False
+        self._raw: list[str] = []
+        self._reader: asyncio.Task[None] | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.channel is not None and not self.channel.closed
+
+    @property
+    def ready(self) -> bool:
+        return self._ready and self.connected
+
+    def startup_done(self, now: float, waited_since: float, connect_wait: float) -> bool:
+        if self._ready or self._closed:
+            return True
+        if self.attached_at is None:
+            return now >= waited_since + connect_wait
+        assert self.ctx is not None
+        return now >= self.attached_at + self.ctx.startup_seconds or not self.connected
+
+    async def open(self) -> None:
+        if self.spawn is None:
+            return
+        try:
+            channel = await self.spawn()
+        except OSError as exc:
+            log.error("seat %d (%s): cannot start the program: %s", self.seat, self.name, exc)
+            self._closed = True
+            return
+        self.attach(channel, Clock.now())
+
+    def attach(self, channel: LineChannel, now: float) -> None:
+        """Connect the program: greet it (``/start``, then the ``/ready`` probe) and
+        read its lines from now on."""
+        self.channel, self.attached_at = channel, now
+        self.write([self.line_seat.start_line(), self.line_seat.probe()])
+        self._reader = asyncio.get_running_loop().create_task(self._serve(channel))
+        if self.ctx is not None:
+            self.ctx.changed()
+
+    async def _serve(self, channel: LineChannel) -> None:
+        try:
+            while (line := await channel.read_line()) is not None:
+                self.on_line(line, Clock.now())
+        except LineTooLongError as exc:
+            log.warning("seat %d (%s): %s; disconnecting", self.seat, self.name, exc)
+            self._refuse_pending(Outcome.MALFORMED, str(exc), None)
+        finally:
+            await channel.close()
+            self._dropped()
+
+    def _dropped(self) -> None:
+        if self._asked is not None:
+            self._refuse_pending(Outcome.DISCONNECTED, "the program disconnected", None)
+        if self.ctx is not None:
+            self.ctx.changed()
+
+    def write(self, lines: Sequence[str]) -> None:
+        """Send lines the table produced for this seat."""
+        if lines and self.channel is not None:
+            self.channel.write_lines(lines)
+            self.channel.grant(sum(1 for line in lines if line.startswith(("/ask", "/ready"))))
+
+    def on_line(self, line: str, now: float) -> None:
+        """One line from the program."""
+        asked = self._asked
+        if asked is not None:
+            self._raw.append(line)
+            if now > asked.deadline:
+                self.line_seat.cancel()
+                self._refuse_pending(Outcome.LATE, "after the deadline", now)
+                return
+        try:
+            step = self.line_seat.receive_line(line)
+        except LineReplyError as exc:
+            if asked is None:
+                log.info("seat %d (%s): ignored line %r: %s", self.seat, self.name, line, exc)
+            else:
+                self._refuse_pending(outcome_of(exc.reason), str(exc), now)
+            return
+        if isinstance(step, ReadyReply):
+            self._ready = True
+            if self.ctx is not None:
+                self.ctx.changed()
+        elif isinstance(step, NextAsk):
+            self.write([step.line])
+        elif isinstance(step, Decided) and asked is not None:
+            raw = "\n".join(self._raw)
+            self._raw = []
+            self._settle(step.action, Outcome.OK, "", raw, now)
+
+    def _refuse_pending(self, outcome: Outcome, reason: str, at: float | None) -> None:
+        asked = self._asked
+        if asked is None:
+            return
+        self.line_seat.cancel()
+        raw = "\n".join(self._raw) or None
+        self._raw = []
+        self._settle(asked.default, outcome, reason, raw, at)
+
+    def request(self, ask: Ask) -> None:
+        assert self.ctx is not None
+        default = default_action(ask.legal, ask.drawn_tile)
+        self._requests += 1
+        deadline = ask.now + self.ctx.decision_seconds
+        self._asked = _Asked(ask, str(self._requests), default, deadline)
+        self._raw = []
+        if not self.connected:
+            self._refuse_pending(Outcome.DISCONNECTED, "the program is not connected", None)
+            return
+        self.write([self.line_seat.request(ask.legal, ask.claim_tile)])
+
+    def expire(self, now: float) -> None:
+        asked = self._asked
+        if asked is not None and now >= asked.deadline:
+            outcome = Outcome.LATE if self.connected else Outcome.DISCONNECTED
+            self._refuse_pending(outcome, "no reply before the deadline", None)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self.channel is not None:
+            await self.channel.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+
+# --- house bots ------------------------------------------------------------------------
+
+
+class HouseSeat(Seat):
+    """A :class:`~sdk.bot.Bot` run in the server's event loop, fed and policed exactly
+    as :func:`sdk.local.play_match` does (so a table of house bots replays in-process).
+    Keep house bots fast: a decision blocks the loop while it runs."""
+
+    transport = "builtin"
+
+    def __init__(self, seat: int, name: str, bot: Bot, hands: int, budget: Budget) -> None:
+        super().__init__(seat, name)
+        self.bot = bot
+        self.budget = budget
+        self.hands = hands
+        self.mirror = Mirror(seat)
+        self.stats = DecisionStats()
+        self._listens = bot.wants("on_event")
+        self._hooked = any(bot.wants(h) for h in ("on_hand_start", "on_hand_end", "on_match_end"))
+
+    async def open(self) -> None:
+        self.bot.on_match_start(
+            MatchInfo(seat=self.seat, hands=self.hands, decision_seconds=self.budget.decision)
+        )
+
+    def push(self, events: Sequence[Event]) -> None:
+        mirror, seat = self.mirror, self.seat
+        for event in events:
+            seen = project(event, seat)
+            if seen is not None:
+                mirror.view.apply(seen)
+                if self._listens:
+                    self.bot.on_event(mirror.window, seen)
+        if self._hooked:
+            self._hooks(events)
+
+    def _hooks(self, events: Sequence[Event]) -> None:
+        window, bot = self.mirror.window, self.bot
+        for event in events:
+            if isinstance(event, HandEnd):
+                bot.on_hand_end(window, event.result)
+            elif isinstance(event, MatchEnd):
+                bot.on_match_end(window, tuple(event.scores))
+        if any(isinstance(e, HandStart) for e in events):
+            bot.on_hand_start(window)
+
+    def request(self, ask: Ask) -> None:
+        self._requests += 1
+        default = default_action(ask.legal, ask.drawn_tile)
+        deadline = ask.now + (self.ctx.decision_seconds if self.ctx else self.budget.decision)
+        self._asked = _Asked(ask, str(self._requests), default, deadline)
+        asyncio.get_running_loop().call_soon(self._decide, self._asked)
+
+    def _decide(self, asked: _Asked) -> None:
+        if self._asked is not asked:
+            return  # already settled by the clock
+        window = self.mirror.window
+        request = DecisionRequest(
+            asked.ask.legal,
+            Clock.now() + self.budget.reply_within,
+            asked.request_id,
+            window.drawn_tile,
+        )
+        before = dict(self.stats.outcomes)
+        action = decide_inline(self.bot, window, request, self.stats)
+        outcome = _HOUSE_OUTCOMES.get(_changed_key(before, self.stats.outcomes), Outcome.OK)
+        self._settle(action, outcome, "" if outcome is Outcome.OK else outcome.value, None, None)
+
+
+_HOUSE_OUTCOMES = {
+    BudgetOutcome.LATE: Outcome.LATE,
+    BudgetOutcome.ILLEGAL: Outcome.ILLEGAL,
+    BudgetOutcome.ERROR: Outcome.MALFORMED,
+}
+
+
+def _changed_key(before: dict[str, int], after: dict[str, int]) -> str:
+    for key, count in after.items():
+        if count != before.get(key, 0):
+            return key
+    return BudgetOutcome.OK

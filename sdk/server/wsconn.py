@@ -1,0 +1,243 @@
+"""The WebSocket side of protocol v1: one coroutine per connection, thin around the
+sans-I/O :class:`~protocol.wire.WireServerSeat` (held by :class:`~sdk.server.seats.WsSeat`).
+
+A connection's first frame must be ``hello``. With a token it is routed to that token's
+seat (and can only ever act for it); without one it waits in the lobby until a table
+forms. Then every frame goes to the seat, with these limits around it:
+
+* frames over ``max_frame_bytes`` get a fatal ``malformed`` error and close the
+  connection (code 1009);
+* a connection sending faster than ``rate_per_second`` is slowed down, and one that
+  keeps flooding gets a fatal error and is closed (code 1008);
+* frames to a client that does not read are queued up to ``max_outbox``, then it is
+  closed (it may reconnect and resume).
+
+Writing runs in its own task, so a slow client never stalls its table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from protocol.wire import PROTOCOL_VERSION
+from protocol.wire.codec import WireDecodeError, decode_client_frame, encode
+from protocol.wire.common import ErrorCode
+from protocol.wire.messages import ErrorMsg, Hello
+from sdk.server.lobby import Entrant
+from sdk.server.records import Clock
+from sdk.server.seats import WsSeat
+from sdk.server.security import TokenBucket
+
+if TYPE_CHECKING:
+    from sdk.server.core import TournamentServer
+
+__all__ = ["WsConnection", "serve_ws"]
+
+log = logging.getLogger("sdk.server.ws")
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to send ``hello``."""
+CLOSE_TOO_BIG, CLOSE_POLICY = 1009, 1008
+
+
+class WsConnection:
+    """One WebSocket connection: an outbox drained by a writer task (a
+    :class:`~sdk.server.seats.FrameSink`)."""
+
+    def __init__(self, websocket: WebSocket, max_outbox: int, bucket: TokenBucket) -> None:
+        self.websocket = websocket
+        self.bucket = bucket
+        self.max_outbox = max_outbox
+        self.closed = False
+        self._out: deque[str] = deque()
+        self._wake = asyncio.Event()
+        self._close: tuple[int, str] | None = None
+
+    def send(self, frames: Sequence[str]) -> None:
+        if self._close is not None or self.closed:
+            return
+        self._out.extend(frames)
+        if len(self._out) > self.max_outbox:
+            log.warning("a client does not read its frames; closing its connection")
+            self._out.clear()
+            self._close = (CLOSE_POLICY, "not reading")
+        self._wake.set()
+
+    def grant(self) -> None:
+        self.bucket.grant()
+
+    def error(self, code: ErrorCode, message: str, *, fatal: bool = True) -> None:
+        """Queue an ``error`` frame from the connection itself (no seat yet)."""
+        self.send([encode(ErrorMsg(seq=0, code=code, message=message, fatal=fatal))])
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        if self._close is None:
+            self._close = (code, reason)
+        self._wake.set()
+
+    async def write(self) -> None:
+        """The writer task: send queued frames in order, then close when asked."""
+        ws = self.websocket
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._out:
+                    await ws.send_text(self._out.popleft())
+                if self._close is not None:
+                    with contextlib.suppress(RuntimeError):
+                        await ws.close(*self._close)
+                    return
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            self.closed = True
+
+
+async def serve_ws(server: TournamentServer, websocket: WebSocket) -> None:
+    """Serve one protocol v1 connection until it closes."""
+    await websocket.accept()
+    config = server.config
+    bucket = TokenBucket(config.rate_per_second, config.rate_burst, Clock.now())
+    conn = WsConnection(websocket, config.max_outbox, bucket)
+    writer = asyncio.create_task(conn.write())
+    session = _Session(server, websocket, conn)
+    try:
+        await session.run()
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        session.end()
+        conn.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(writer, 5.0)
+        if not writer.done():
+            writer.cancel()
+
+
+class _Session:
+    """The reading side of one connection: handshake, routing, frames, limits."""
+
+    def __init__(self, server: TournamentServer, websocket: WebSocket, conn: WsConnection) -> None:
+        self.server, self.websocket, self.conn = server, websocket, conn
+        config = server.config
+        self.max_frame = config.max_frame_bytes
+        self.bucket = conn.bucket
+        self.seat: WsSeat | None = None
+        self.entrant: Entrant | None = None
+
+    async def run(self) -> None:
+        try:
+            first = await asyncio.wait_for(self._receive(), HELLO_TIMEOUT)
+        except TimeoutError:
+            self.conn.error(ErrorCode.UNEXPECTED_MESSAGE, "no hello in time")
+            return
+        if first is None:
+            return
+        hello = self._hello(first)
+        if hello is None:
+            return
+        pending: asyncio.Task[str | bytes | None] | None = None
+        if hello.token is None:
+            pending = asyncio.create_task(self._receive())
+            seat = await self._lobby(hello, pending)
+            if seat is None:
+                return
+            first = encode(hello.model_copy(update={"token": seat.token}))
+        else:
+            seat = self.server.seat_for_token(hello.token)
+            if seat is None:
+                self.conn.error(ErrorCode.BAD_TOKEN, "unknown token")
+                return
+        if seat.conn is not None:
+            self.conn.error(ErrorCode.SEAT_TAKEN, "another connection holds this seat")
+            return
+        if not seat.attach(self.conn, first, Clock.now()):
+            return
+        self.seat = seat
+        await self._frames(seat, pending)
+
+    def end(self) -> None:
+        if self.entrant is not None:
+            self.server.lobby.leave(self.entrant)
+        if self.seat is not None:
+            self.seat.detach(self.conn)
+
+    async def _receive(self) -> str | bytes | None:
+        """The next frame (``None`` when the connection closed or the frame was too
+        large, after telling the client)."""
+        message: dict[str, Any] = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        frame = message.get("text")
+        if frame is None:
+            frame = message.get("bytes")
+        if frame is None:
+            return None
+        if len(frame) > self.max_frame:
+            self.conn.error(ErrorCode.MALFORMED, f"a frame has at most {self.max_frame} bytes")
+            self.conn.close(CLOSE_TOO_BIG, "frame too large")
+            return None
+        return frame  # type: ignore[no-any-return]
+
+    def _hello(self, frame: str | bytes) -> Hello | None:
+        try:
+            msg = decode_client_frame(frame)
+        except WireDecodeError as exc:
+            self.conn.error(ErrorCode.MALFORMED, exc.reason)
+            return None
+        if not isinstance(msg, Hello):
+            self.conn.error(ErrorCode.UNEXPECTED_MESSAGE, f"expected hello, not {msg.type}")
+            return None
+        if msg.protocol_version != PROTOCOL_VERSION:
+            text = f"this server speaks protocol {PROTOCOL_VERSION}, not {msg.protocol_version}"
+            self.conn.error(ErrorCode.VERSION_MISMATCH, text)
+            return None
+        return msg
+
+    async def _lobby(
+        self, hello: Hello, pending: asyncio.Task[str | bytes | None]
+    ) -> WsSeat | None:
+        """Wait in the lobby; ``None`` if the client left or spoke out of turn."""
+        entrant = Entrant("ws", hello.bot_name)
+        self.entrant = entrant
+        future = self.server.lobby.join(entrant)
+        await asyncio.wait({future, pending}, return_when=asyncio.FIRST_COMPLETED)
+        if not future.done():
+            if pending.result() is not None:
+                self.conn.error(ErrorCode.UNEXPECTED_MESSAGE, "wait for welcome")
+            return None
+        self.entrant = None
+        if future.cancelled() or future.exception() is not None:
+            self.conn.error(ErrorCode.INTERNAL, "the lobby could not seat this bot")
+            return None
+        seat = future.result()
+        assert isinstance(seat, WsSeat)
+        return seat
+
+    async def _frames(self, seat: WsSeat, pending: asyncio.Task[str | bytes | None] | None) -> None:
+        bucket = self.bucket
+        while True:
+            frame = await (pending if pending is not None else self._receive())
+            pending = None
+            if frame is None:
+                return
+            now = Clock.now()
+            delay = bucket.take(now)
+            if bucket.flooding:
+                self.conn.error(ErrorCode.UNEXPECTED_MESSAGE, "too many messages: disconnected")
+                self.conn.close(CLOSE_POLICY, "flooding")
+                return
+            if delay:
+                await asyncio.sleep(delay)
+                now = Clock.now()
+            if not seat.on_frame(frame, now):
+                self.conn.close(CLOSE_POLICY, "fatal error")
+                return
