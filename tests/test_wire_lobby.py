@@ -21,3 +21,12 @@ def test_lobby_client_learns_its_token_from_welcome_and_resumes_with_it() -> Non
     client.receive_frame(frames[0])
     assert client.token == "secret-2" and client.seat == 2
     assert json.loads(client.hello())["token"] == "secret-2"
+
+
+def test_line_protocol_and_referee_do_not_import_pydantic() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, protocol, protocol.line.adapter, protocol.match; print('pydantic' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

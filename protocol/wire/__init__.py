@@ -12,15 +12,9 @@ See ``protocol/PROTOCOL.md`` for the specification.
 PROTOCOL_VERSION = 1
 """The version of protocol v1 this code speaks; sent in ``hello`` and ``welcome``."""
 
-from protocol.wire.codec import (  # noqa: E402
-    UnknownMessageError,
-    WireDecodeError,
-    WireError,
-    decode_client_frame,
-    decode_server_frame,
-    encode,
-    event_frame,
-)
+from importlib import import_module  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
 from protocol.wire.common import (  # noqa: E402
     ActionRequest,
     ErrorCode,
@@ -30,14 +24,63 @@ from protocol.wire.common import (  # noqa: E402
     SessionEnd,
     SessionStart,
 )
-from protocol.wire.session import (  # noqa: E402
-    Decision,
-    SequenceGapError,
-    VersionMismatchError,
-    WireClient,
-    WireServerSeat,
-    WireStateError,
-)
+
+# The pydantic-backed parts load on first use, so that the line protocol (which shares
+# ``protocol.wire.common``) and the referee never import pydantic.
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "UnknownMessageError",
+            "WireDecodeError",
+            "WireError",
+            "decode_client_frame",
+            "decode_server_frame",
+            "encode",
+            "event_frame",
+        ),
+        "protocol.wire.codec",
+    ),
+    **dict.fromkeys(
+        (
+            "Decision",
+            "SequenceGapError",
+            "VersionMismatchError",
+            "WireClient",
+            "WireServerSeat",
+            "WireStateError",
+        ),
+        "protocol.wire.session",
+    ),
+}
+
+if TYPE_CHECKING:
+    from protocol.wire.codec import (
+        UnknownMessageError,
+        WireDecodeError,
+        WireError,
+        decode_client_frame,
+        decode_server_frame,
+        encode,
+        event_frame,
+    )
+    from protocol.wire.session import (
+        Decision,
+        SequenceGapError,
+        VersionMismatchError,
+        WireClient,
+        WireServerSeat,
+        WireStateError,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'protocol.wire' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "PROTOCOL_VERSION",
