@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,11 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert main(["bots.random"] * 4 + ["--log"]) == 2
     with pytest.raises(SystemExit):
         main(["bots.random"] * 3)
+
+
+def test_ray_backend_without_ray_explains_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    assert main(["bots.random"] * 4 + ["--backend", "ray", "--hands", "1", "--quiet"]) == 2
+    assert "pip install 'taimahjong[ray]'" in capsys.readouterr().err

@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=False if args.quiet else None,
         )
     except (BotLoadError, RayMissingError, ValueError) as exc:
-        err.print(f"error: {exc}")
+        err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
     print_report(result)
     if args.out is not None:
