@@ -18,6 +18,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from sdk.arena.result import ArenaResult, BotStats
 from sdk.arena.stats import Interval
@@ -143,7 +144,7 @@ def print_report(result: ArenaResult, console: Console | None = None) -> None:
     """Print the summary and the tables with rich (at least 100 columns wide, so the
     tables do not wrap when the output is a file or a pipe)."""
     console = console or Console(width=None if sys.stdout.isatty() else 120)
-    console.print(_summary(result), style="bold red" if result.partial else "bold")
+    console.print(Text(_summary(result), style="bold red" if result.partial else "bold"))
     console.print(_table("Bots", BOT_HEADER, bot_rows(result)))
     console.print(_table("Decisions", TIME_HEADER, time_rows(result)))
     if result.pairs:
@@ -153,7 +154,7 @@ def print_report(result: ArenaResult, console: Console | None = None) -> None:
 def _table(title: str, header: tuple[str, ...], rows: list[tuple[str, ...]]) -> Table:
     table = Table(*header, title=title)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))  # bot names are not markup
     return table
 
 
