@@ -74,8 +74,9 @@ class ServerConfig:
     """Frames (or lines) per second a connection may send on average, on top of one
     per answer the server asked for..."""
     rate_burst: int = 50
-    """...with bursts of this many; beyond, reading slows down (throttling) and a
-    connection that keeps flooding is disconnected."""
+    """...with bursts of this many; beyond, reading slows down to the rate (throttling)..."""
+    flood_seconds: float = 2.0
+    """...and a connection that stays over the rate this long is disconnected."""
     max_outbox: int = 10000
     """Frames queued for a client that does not read; beyond, it is disconnected."""
     subprocess_grace: float = 2.0

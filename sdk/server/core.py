@@ -182,6 +182,7 @@ class TournamentServer:
                             limit=config.max_line_bytes,
                             rate=config.rate_per_second,
                             burst=config.rate_burst,
+                            flood_seconds=config.flood_seconds,
                             grace=config.subprocess_grace,
                         )
 
@@ -332,7 +333,12 @@ class TournamentServer:
         label = f"line client {peer[0]}:{peer[1]}" if peer else "line client"
         config = self.config
         channel = LineChannel(
-            reader, writer, label, rate=config.rate_per_second, burst=config.rate_burst
+            reader,
+            writer,
+            label,
+            rate=config.rate_per_second,
+            burst=config.rate_burst,
+            flood_seconds=config.flood_seconds,
         )
         while self._open_line_seats:
             table, seat = self._open_line_seats.popleft()

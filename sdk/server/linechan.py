@@ -40,6 +40,7 @@ class LineChannel:
         *,
         rate: float,
         burst: int,
+        flood_seconds: float = 2.0,
         process: asyncio.subprocess.Process | None = None,
         grace: float = 2.0,
     ) -> None:
@@ -47,7 +48,7 @@ class LineChannel:
         self.process = process
         self.grace = grace
         self.closed = False
-        self._bucket = TokenBucket(rate, burst, asyncio.get_running_loop().time())
+        self._bucket = TokenBucket(rate, burst, asyncio.get_running_loop().time(), flood_seconds)
 
     def write_lines(self, lines: Sequence[str]) -> None:
         """Queue ``lines`` (each ended by ``\\n``); never blocks."""
@@ -115,7 +116,14 @@ class LineChannel:
 
 
 async def spawn_program(
-    command: Sequence[str], label: str, *, limit: int, rate: float, burst: int, grace: float
+    command: Sequence[str],
+    label: str,
+    *,
+    limit: int,
+    rate: float,
+    burst: int,
+    flood_seconds: float,
+    grace: float,
 ) -> LineChannel:
     """Start ``command`` with pipes on stdin/stdout (stderr goes to the server's) and
     wrap them in a :class:`LineChannel`. Raises :class:`OSError` if it cannot start."""
@@ -127,5 +135,12 @@ async def spawn_program(
     )
     assert process.stdout is not None and process.stdin is not None
     return LineChannel(
-        process.stdout, process.stdin, label, rate=rate, burst=burst, process=process, grace=grace
+        process.stdout,
+        process.stdin,
+        label,
+        rate=rate,
+        burst=burst,
+        flood_seconds=flood_seconds,
+        process=process,
+        grace=grace,
     )

@@ -7,12 +7,14 @@ connection sends: within the rate it costs nothing, a burst above it is delayed
 asks for (a reply to a request, an answer to an ``/ask``) is granted on top of the rate,
 so a fast bot is never throttled for answering quickly.
 
->>> bucket = TokenBucket(rate=10, burst=2, now=0.0)
+>>> bucket = TokenBucket(rate=10, burst=2, now=0.0, flood_seconds=1.0)
 >>> [bucket.take(0.0) for _ in range(3)]
 [0.0, 0.0, 0.1]
->>> bucket.take(0.0) > 0, bucket.flooding
+>>> bucket.take(0.1) > 0, bucket.flooding
 (True, False)
->>> bucket.grant(5); bucket.take(0.0)
+>>> [bucket.take(t / 10) for t in range(2, 12)][-1] > 0, bucket.flooding
+(True, True)
+>>> TokenBucket(10, 2, 0.0).take(5.0)
 0.0
 """
 
@@ -45,16 +47,19 @@ class TokenBucket:
     """A token bucket of ``burst`` tokens refilled at ``rate`` per second.
 
     :meth:`take` spends one token and returns how long to wait before processing the
-    message (0 within the limit). The debt may grow to another ``burst`` tokens: past
-    that, :attr:`flooding` is set and the caller disconnects.
+    message (0 within the limit): the reader sleeps that long, so a fast sender is held
+    to ``rate``. A sender that stays over the limit for ``flood_seconds`` in a row sets
+    :attr:`flooding`, and the caller disconnects it. :meth:`grant` adds the answers the
+    server asked for, so replying quickly never counts against a bot.
     """
 
-    __slots__ = ("burst", "flooding", "rate", "stamp", "tokens")
+    __slots__ = ("burst", "flood_seconds", "flooding", "over_since", "rate", "stamp", "tokens")
 
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate, self.burst = rate, burst
+    def __init__(self, rate: float, burst: int, now: float, flood_seconds: float = 2.0) -> None:
+        self.rate, self.burst, self.flood_seconds = rate, burst, flood_seconds
         self.tokens = float(burst)
         self.stamp = now
+        self.over_since: float | None = None
         self.flooding = False
 
     def grant(self, n: int = 1) -> None:
@@ -69,7 +74,10 @@ class TokenBucket:
         self.stamp = now
         self.tokens -= 1
         if self.tokens >= 0:
+            self.over_since = None
             return 0.0
-        if self.tokens < -self.burst:
+        if self.over_since is None:
+            self.over_since = now
+        elif now - self.over_since >= self.flood_seconds:
             self.flooding = True
         return -self.tokens / self.rate

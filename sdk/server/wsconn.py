@@ -105,7 +105,9 @@ async def serve_ws(server: TournamentServer, websocket: WebSocket) -> None:
     """Serve one protocol v1 connection until it closes."""
     await websocket.accept()
     config = server.config
-    bucket = TokenBucket(config.rate_per_second, config.rate_burst, Clock.now())
+    bucket = TokenBucket(
+        config.rate_per_second, config.rate_burst, Clock.now(), config.flood_seconds
+    )
     conn = WsConnection(websocket, config.max_outbox, bucket)
     writer = asyncio.create_task(conn.write())
     session = _Session(server, websocket, conn)

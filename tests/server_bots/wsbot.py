@@ -53,13 +53,13 @@ async def play_ws(
     token: str | None,
     *,
     keep_frames: bool = False,
-    on_request: Callable[[ActionRequest, WsPlay], str | None] | None = None,
+    on_request: Callable[[ActionRequest, WsPlay], str | list[str] | None] | None = None,
     max_reconnects: int = 3,
     timeout: float = 60.0,
 ) -> WsPlay:
     """Play a whole match at ``url`` and return what happened. ``on_request`` may
-    return the frame to send instead of the bot's answer ("" sends nothing) or raise
-    :class:`Drop` to disconnect and resume."""
+    return the frame to send instead of the bot's answer ("" sends nothing), a list of
+    frames to send before the answer, or raise :class:`Drop` to disconnect and resume."""
     client = WireClient(token, bot.name, "test")
     play = WsPlay()
     mirror: Mirror | None = None
@@ -95,7 +95,7 @@ async def _handle(
     mirror: Mirror | None,
     play: WsPlay,
     ws: websockets.ClientConnection,
-    on_request: Callable[[ActionRequest, WsPlay], str | None] | None,
+    on_request: Callable[[ActionRequest, WsPlay], str | list[str] | None] | None,
 ) -> Mirror | None:
     if isinstance(item, SessionStart):
         play.seat = item.seat
@@ -113,6 +113,10 @@ async def _handle(
         play.requests += 1
         mirror.check(item.legal)
         frame = on_request(item, play) if on_request is not None else None
+        if isinstance(frame, list):
+            for extra in frame:
+                await ws.send(extra)
+            frame = None
         if frame is None:
             deadline = time.monotonic() + item.time_left
             request = DecisionRequest(
