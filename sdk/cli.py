@@ -52,6 +52,7 @@ import json
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -96,8 +97,17 @@ BotSource = type[Bot] | Callable[..., Bot]
 
 
 def run(bot_factory: BotSource, argv: Sequence[str] | None = None) -> NoReturn:
-    """Parse the command line, play, and exit with the documented code."""
-    raise SystemExit(main(bot_factory, argv))
+    """Parse the command line, play, and exit with the documented code.
+
+    A bot that is still computing a discarded answer when the match ends cannot stop
+    the program from exiting: if bot threads are still alive, the process ends at once.
+    """
+    code = main(bot_factory, argv)
+    if any(t.name.startswith("sdk-bot") and t.is_alive() for t in threading.enumerate()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    raise SystemExit(code)
 
 
 def main(bot_factory: BotSource, argv: Sequence[str] | None = None) -> int:

@@ -80,6 +80,8 @@ __all__ = [
 log = logging.getLogger("sdk.session")
 
 _HOOKS = ("on_event", "on_hand_start", "on_hand_end", "on_match_end")
+_BOT_THREADS = 8
+"""Threads for plain bots; a bot still running past its deadline keeps one busy."""
 _RETRYABLE_CODES = {ErrorCode.SEAT_TAKEN.value}
 """Fatal server errors worth a reconnect (the server may still hold our old socket)."""
 
@@ -190,8 +192,14 @@ class Session:
         strict: bool = False,
         executor: concurrent.futures.Executor | None = None,
     ) -> None:
+        """``executor`` runs plain bots (default: a thread pool of the session's own, so
+        that a bot that never returns cannot hold up the end of the program's loop)."""
         self.bot, self.codec, self.budget = bot, codec, budget
-        self.strict, self.executor = strict, executor
+        self.strict = strict
+        self._own_executor = executor is None
+        self.executor = executor or concurrent.futures.ThreadPoolExecutor(
+            max_workers=_BOT_THREADS, thread_name_prefix="sdk-bot"
+        )
         self.mirror: Mirror | None = None
         self.result = SessionResult(bot.name)
         self.finished = False
@@ -426,6 +434,8 @@ class Session:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._own_executor:  # never wait for a bot still thinking past its deadline
+            self.executor.shutdown(wait=False, cancel_futures=True)
         if self.mirror is not None:
             self.result.mismatches = max(self.result.mismatches, self.mirror.mismatches)
         return self.result
