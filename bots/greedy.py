@@ -188,6 +188,6 @@ BOT = GreedyBot
 """The bot class this module offers (what loaders look for)."""
 
 if __name__ == "__main__":
-    from bots._main import main
+    from sdk.cli import run
 
-    main(GreedyBot)
+    run(GreedyBot)

@@ -46,6 +46,6 @@ BOT = RandomBot
 """The bot class this module offers (what loaders look for)."""
 
 if __name__ == "__main__":
-    from bots._main import main
+    from sdk.cli import run
 
-    main(RandomBot)
+    run(RandomBot)

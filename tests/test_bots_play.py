@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
 
+import httpx
 import pytest
 
 from bots.defensive import DefensiveBot
@@ -14,6 +19,10 @@ from protocol.actions import Action
 from sdk.arena import load_bot
 from sdk.bot import Bot, DecisionRequest
 from sdk.local import play_match
+from sdk.server.config import ServerConfig
+from sdk.server.runner import ServerHandle, running_server
+from sdk.transports.line import run_tcp
+from sdk.transports.ws import run_ws
 from sdk.view import GameView
 
 
@@ -61,10 +70,58 @@ def test_the_arena_loads_each_module(name: str) -> None:
 @pytest.mark.parametrize("name", ["random", "greedy", "defensive"])
 def test_python_m_plays_a_local_match(name: str) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", f"bots.{name}", "--hands", "1", "--opponents", "random"],
+        [sys.executable, "-m", f"bots.{name}", "--local", "--hands", "1", "--json"],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     ).stdout
-    assert "fallbacks 0" in out and out.count(" seat ") == 4
+    players = json.loads(out)["players"]
+    assert players[0]["name"] == name
+    assert all(p["timing"]["fallbacks"] == 0 for p in players)
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[ServerHandle]:
+    config = ServerConfig(
+        port=0, line_port=0, db_path=str(tmp_path / "bots.db"), allow_commands=True
+    )
+    async with running_server(config) as handle:
+        yield handle
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+async def test_each_bot_plays_over_every_transport(server: ServerHandle, shift: int) -> None:
+    """Rotating the three bots over WebSocket, line-over-TCP and a line-protocol
+    subprocess (``python -m bots.<name> --line``), plus the server's own house seat,
+    puts every bot on every transport."""
+    names = ["random", "greedy", "defensive"]
+    ws_bot, tcp_bot, cmd_bot = (names[(shift + k) % 3] for k in range(3))
+    seats = [
+        {"seat": 0, "bot_name": ws_bot, "transport": "ws"},
+        {"seat": 1, "bot_name": tcp_bot, "transport": "line"},
+        {
+            "seat": 2,
+            "bot_name": cmd_bot,
+            "transport": "line",
+            "command": [sys.executable, "-m", f"bots.{cmd_bot}", "--line"],
+        },
+        {"seat": 3, "bot_name": cmd_bot, "transport": "builtin"},
+    ]
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        response = await http.post("/v1/tables", json={"seed": shift, "hands": 1, "seats": seats})
+        assert response.status_code == 201, response.text
+        created = response.json()
+        assert server.line_port is not None
+        ws_result, tcp_result = await asyncio.gather(
+            run_ws(load_bot(f"bots.{ws_bot}").make(1), server.ws_url, created["tokens"]["0"]),
+            run_tcp(load_bot(f"bots.{tcp_bot}").make(2), "127.0.0.1", server.line_port),
+        )
+        for _ in range(400):
+            status = (await http.get(f"/v1/tables/{created['table_id']}")).json()
+            if status["status"] in ("finished", "aborted"):
+                break
+            await asyncio.sleep(0.05)
+    assert ws_result.completed and tcp_result.completed
+    assert status["status"] == "finished"
+    assert [s["fallbacks"] for s in status["seats"]] == [0, 0, 0, 0]
