@@ -99,6 +99,23 @@ class _SyncWriter:
         return None
 
 
+class _PipeWriter(asyncio.streams.FlowControlMixin):
+    """The protocol of a write pipe, with the close waiter ``StreamWriter.wait_closed``
+    needs (set once the transport has flushed and closed)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._closed = asyncio.get_running_loop().create_future()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self._closed.done():
+            self._closed.set_result(None)
+
+    def _get_close_waiter(self, stream: object) -> asyncio.Future[None]:
+        return self._closed
+
+
 class StreamChannel:
     """Lines over an asyncio :class:`~asyncio.StreamReader` and a writer (a TCP socket
     or the process's stdin and stdout). Blank lines are skipped; a trailing ``\\r`` is
@@ -169,9 +186,7 @@ async def open_stdio(stdin_fd: int = 0, stdout_fd: int = 1) -> StreamChannel:
     outfile = os.fdopen(stdout_fd, "wb", buffering=0, closefd=False)
     writer: asyncio.StreamWriter | _SyncWriter
     if _is_pipe(stdout_fd):
-        transport, protocol = await loop.connect_write_pipe(
-            asyncio.streams.FlowControlMixin, outfile
-        )
+        transport, protocol = await loop.connect_write_pipe(_PipeWriter, outfile)
         writer = asyncio.StreamWriter(transport, protocol, reader, loop)
     else:
         writer = _SyncWriter(outfile)
