@@ -346,6 +346,7 @@ def _setup_logging(level: str, path: str | None) -> None:
         logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.set_name("sdk.cli")
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    root.handlers[:] = [h for h in root.handlers if h.get_name() != "sdk.cli"] + [handler]
     root.setLevel(level)

@@ -1,0 +1,86 @@
+"""The common command line: local matches, a server match, and the exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from loopback import LoopbackServer
+from websockets.asyncio.server import ServerConnection, serve
+
+from bots.random import RandomBot
+from sdk.cli import EXIT_FAILED, EXIT_OK, EXIT_PROTOCOL, EXIT_USAGE, main, run
+
+
+def test_local_prints_the_standings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(RandomBot, ["--local", "--hands", "2", "--seed", "3"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "2 hands, seed 3" in out and "random (you)" in out and "rank" in out
+
+
+def test_local_json_with_named_opponents(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--hands", "1", "--opponents", "random,bots.random,bots.random:RandomBot", "--json"]
+    assert main(RandomBot, argv) == EXIT_OK
+    result = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in result["players"]] == ["random"] * 4
+    assert len(result["hands"]) == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--opponents", "random,random"],
+        ["--opponents", "no_such_module_xyz.bot"],
+        ["--tcp", "localhost"],
+        ["--url", "ws://x", "--line"],
+        ["--safety-margin", "5"],
+    ],
+)
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(RandomBot, argv)
+    assert info.value.code == EXIT_USAGE
+    assert "error" in capsys.readouterr().err
+
+
+def test_run_exits_with_the_code() -> None:
+    with pytest.raises(SystemExit) as info:
+        run(RandomBot, ["--hands", "1", "--json"])
+    assert info.value.code == EXIT_OK
+
+
+async def test_url_plays_a_match_on_a_server(capsys: pytest.CaptureFixture[str]) -> None:
+    async with LoopbackServer(seed=1, hands=1, remote=(0,)) as server:
+        game = asyncio.create_task(server.play())
+        argv = ["--url", server.url, "--token", server.tokens[0], "--strict", "--json"]
+        code = await asyncio.to_thread(main, RandomBot, argv)
+        await asyncio.wait_for(game, 10)
+    assert code == EXIT_OK
+    result = json.loads(capsys.readouterr().out)
+    assert result["completed"] and result["seat"] == 0 and result["timing"]["decisions"] > 0
+
+
+async def test_a_refused_token_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    async with LoopbackServer(seed=1, hands=1, remote=(0,)) as server:
+        argv = ["--url", server.url, "--token", "wrong", "--reconnect-attempts", "1"]
+        assert await asyncio.to_thread(main, RandomBot, argv) == EXIT_FAILED
+    assert "error:" in capsys.readouterr().err
+
+
+async def test_a_server_of_another_protocol_version_exits_3(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    async def welcome_v2(ws: ServerConnection) -> None:
+        await ws.recv()
+        await ws.send(
+            '{"type": "welcome", "seq": 0, "protocol_version": 2, "seat": 0, '
+            '"match_id": "m", "table_id": "t"}'
+        )
+        await ws.wait_closed()
+
+    async with serve(welcome_v2, "127.0.0.1", 0) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        argv = ["--url", f"ws://127.0.0.1:{port}/v1/ws", "--token", "t"]
+        assert await asyncio.to_thread(main, RandomBot, argv) == EXIT_PROTOCOL
+    assert "protocol error" in capsys.readouterr().err
