@@ -1,14 +1,15 @@
 """Benchmark the arena: speed on one core, parallel speed-ups, and what duplicate buys.
 
 Four measurements in one run (wall-clock medians over ``--repeats`` runs; the time is
-the arena's own, from the first deal sent to the last received, bots included):
+the arena's own, from the first deal sent to the last received, bots included; runs
+being compared alternate, so they share whatever else the machine is doing):
 
 1. hands per second on one core (``--backend local``) with four ``bots.random`` and with
    four ``bots.greedy``;
 2. the process pool: the same random-bot work with 2 workers against 1 (pool start-up
    included), as a speed-up factor;
 3. Ray: the same work on a local two-CPU cluster started once beforehand (its start-up is
-   printed separately), against the 2-worker pool;
+   printed separately), against the 2-worker pool run alongside;
 4. duplicate against independent walls for a pair of bots (``--pair``, two seats each):
    the variance of the per-deal points difference, scaled to one hand (variance of a
    deal's mean times the hands in a deal), and the ratio: how many times fewer hands
@@ -20,6 +21,7 @@ Run: ``python benchmarks/bench_arena.py [--repeats 3] [--no-ray]``
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import time
@@ -30,32 +32,39 @@ from sdk.arena import ArenaResult, run_arena
 from sdk.arena.runner import local_runtime_env
 
 
-def median_rate(repeats: int, run: Callable[[], ArenaResult]) -> tuple[float, list[float]]:
-    """Median hands per second of ``repeats`` runs, and every run's rate."""
-    rates = [run().hands_per_second for _ in range(repeats)]
-    return statistics.median(rates), rates
+def rates(repeats: int, *runs: Callable[[], ArenaResult]) -> list[list[float]]:
+    """Hands per second of each run, ``repeats`` times, the runs alternating so that
+    they share whatever else the machine is doing."""
+    out: list[list[float]] = [[] for _ in runs]
+    for _ in range(repeats):
+        for rate_list, run in zip(out, runs, strict=True):
+            rate_list.append(run().hands_per_second)
+    return out
 
 
 def one_core(args: argparse.Namespace) -> None:
     for spec, hands in (("bots.random", args.random_hands), ("bots.greedy", args.greedy_hands)):
-        rate, rates = median_rate(
+        (runs,) = rates(
             args.repeats, lambda s=spec, h=hands: run_arena([s] * 4, hands=h, backend="local")
         )
-        print(f"one core, 4 x {spec:<12} {rate:8.1f} hands/s  (runs: {_fmt(rates)})")
+        print(f"one core, 4 x {spec:<12} {statistics.median(runs):8.1f} hands/s  ({_fmt(runs)})")
 
 
-def parallel(args: argparse.Namespace) -> float:
+def parallel(args: argparse.Namespace) -> None:
     work: dict[str, Any] = {"hands": args.pool_hands, "seed": 1}
     bots = ["bots.random"] * 4
-    one, ones = median_rate(args.repeats, lambda: run_arena(bots, workers=1, **work))
-    two, twos = median_rate(args.repeats, lambda: run_arena(bots, workers=2, **work))
-    print(f"process pool, 1 worker   {one:8.1f} hands/s  (runs: {_fmt(ones)})")
-    print(f"process pool, 2 workers  {two:8.1f} hands/s  (runs: {_fmt(twos)})")
-    print(f"  speed-up 2 workers / 1 worker: {two / one:.2f}x")
-    return two
+    ones, twos = rates(
+        args.repeats,
+        lambda: run_arena(bots, workers=1, **work),
+        lambda: run_arena(bots, workers=2, **work),
+    )
+    one, two = statistics.median(ones), statistics.median(twos)
+    print(f"process pool, 1 worker   {one:8.1f} hands/s  ({_fmt(ones)})")
+    print(f"process pool, 2 workers  {two:8.1f} hands/s  ({_fmt(twos)})")
+    print(f"  speed-up 2 workers / 1 worker: {two / one:.2f}x (medians)")
 
 
-def ray_run(args: argparse.Namespace, pool_two: float) -> None:
+def ray_run(args: argparse.Namespace) -> None:
     import ray
 
     start = time.perf_counter()
@@ -63,22 +72,28 @@ def ray_run(args: argparse.Namespace, pool_two: float) -> None:
         num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=local_runtime_env()
     )
     print(f"ray local cluster start-up: {time.perf_counter() - start:.1f} s (not counted below)")
+    work: dict[str, Any] = {"hands": args.pool_hands, "seed": 1, "workers": 2}
+    bots = ["bots.random"] * 4
     try:
-        work: dict[str, Any] = {"hands": args.pool_hands, "seed": 1, "workers": 2}
-        rate, rates = median_rate(
-            args.repeats, lambda: run_arena(["bots.random"] * 4, backend="ray", **work)
+        rays, pools = rates(
+            args.repeats,
+            lambda: run_arena(bots, backend="ray", **work),
+            lambda: run_arena(bots, backend="process", **work),
         )
     finally:
         ray.shutdown()
-    print(f"ray, 2 CPUs              {rate:8.1f} hands/s  (runs: {_fmt(rates)})")
-    print(f"  ray / process pool (2 workers): {rate / pool_two:.2f}x")
+    ray_rate, pool_rate = statistics.median(rays), statistics.median(pools)
+    print(f"ray, 2 CPUs              {ray_rate:8.1f} hands/s  ({_fmt(rays)})")
+    print(f"process pool, 2 workers  {pool_rate:8.1f} hands/s  ({_fmt(pools)}, alongside)")
+    print(f"  ray / process pool (2 workers): {ray_rate / pool_rate:.2f}x (medians)")
 
 
 def variance(args: argparse.Namespace) -> None:
     a, b = args.pair
     bots = [a, a, b, b]
     common: dict[str, Any] = {"hands": args.variance_hands, "match_hands": 4, "seed": 7}
-    per_hand = {}
+    per_hand: dict[str, float] = {}
+    deals: dict[str, int] = {}
     for name, duplicate in (("independent", False), ("duplicate", True)):
         result = run_arena(bots, duplicate=duplicate, **common)
         pair = result.pairs[0]
@@ -88,6 +103,7 @@ def variance(args: argparse.Namespace) -> None:
         ]
         hands_per_deal = result.hands // result.deals
         per_hand[name] = statistics.variance(diffs) * hands_per_deal
+        deals[name] = result.deals
         needed = (1.96**2) * per_hand[name] / 100**2
         print(
             f"{name:<12} {result.deals:4d} deals of {hands_per_deal:2d} hands: "
@@ -96,7 +112,11 @@ def variance(args: argparse.Namespace) -> None:
             f"~{needed:,.0f} hands for ± 100"
         )
     factor = per_hand["independent"] / per_hand["duplicate"]
-    print(f"  duplicate needs {factor:.1f}x fewer hands than independent walls")
+    error = math.sqrt(2 / (deals["independent"] - 1) + 2 / (deals["duplicate"] - 1))
+    print(
+        f"  duplicate needs {factor:.2f}x fewer hands than independent walls "
+        f"(about ±{100 * error:.0f}% sampling error on that ratio, normal theory)"
+    )
 
 
 def _fmt(rates: list[float]) -> str:
@@ -109,16 +129,16 @@ def main() -> None:
     parser.add_argument("--random-hands", type=int, default=1024)
     parser.add_argument("--greedy-hands", type=int, default=128)
     parser.add_argument("--pool-hands", type=int, default=2048)
-    parser.add_argument("--variance-hands", type=int, default=1536)
-    parser.add_argument("--pair", nargs=2, default=["bots.greedy", "bots.random"])
+    parser.add_argument("--variance-hands", type=int, default=1024)
+    parser.add_argument("--pair", nargs=2, default=["bots.greedy", "bots.defensive"])
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray measurement")
     args = parser.parse_args()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load} (other load slows the parallel runs)")
     one_core(args)
-    pool_two = parallel(args)
+    parallel(args)
     if not args.no_ray:
-        ray_run(args, pool_two)
+        ray_run(args)
     variance(args)
 
 

@@ -145,12 +145,16 @@ def _run_pool(
             error_callback=lambda e: inbox.put((False, e)),
         )
 
+    complete = False
     try:
         complete = _drain(
             chunks(deals, workers), workers * _IN_FLIGHT, submit, inbox, on_deal, stop
         )
     finally:
-        pool.terminate()
+        if complete:  # let the workers exit on their own
+            pool.close()
+        else:  # stopped or failed: do not wait for the chunks in progress
+            pool.terminate()
         pool.join()
     while not complete and not inbox.empty():  # keep the chunks that finished meanwhile
         ok, payload = inbox.get()
