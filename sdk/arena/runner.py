@@ -11,6 +11,11 @@ SIGINT; the parent stops starting deals (in-process: after the current one), kee
 deal already finished, terminates the workers (or cancels the Ray tasks) and
 :func:`run_deals` returns ``False``. A second Ctrl-C abandons the deal in progress.
 
+Ray: with no address, a local cluster of ``workers`` CPUs is started (and stopped) around
+the run, its workers given this process's ``sys.path``; with ``address`` the cluster's
+nodes must import the bots themselves (install the package there). If Ray is already
+initialised (``ray.init(...)`` with a runtime env of your choice), it is used as is.
+
 >>> from sdk.arena.deal import ArenaPlan, seatings
 >>> from sdk.arena.loader import load_bot
 >>> from sdk.bot import Bot
