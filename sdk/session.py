@@ -146,7 +146,8 @@ class SessionResult:
     """The bot's decisions: time from the request's arrival to the answer, outcomes."""
     overhead: DecisionStats = field(default_factory=DecisionStats)
     """The SDK's own time per decision: decoding the frames since the previous decision,
-    updating the mirror, handling the request, encoding and writing the answer."""
+    updating the mirror, handling the request (mirror check included) and encoding the
+    answer. Waiting for the bot and the transport's write are not included."""
     mismatches: int = 0
     """Requests whose legal actions differed from the mirror's."""
     rejections: dict[str, int] = field(default_factory=dict)
@@ -191,9 +192,13 @@ class Session:
         budget: Budget = DEFAULT_BUDGET,
         strict: bool = False,
         executor: concurrent.futures.Executor | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """``executor`` runs plain bots (default: a thread pool of the session's own, so
-        that a bot that never returns cannot hold up the end of the program's loop)."""
+        that a bot that never returns cannot hold up the end of the program's loop).
+        ``clock`` times the SDK's overhead: wall time by default; ``time.thread_time``
+        counts only this thread's CPU time (benchmarks on a busy machine)."""
+        self._clock = clock
         self.bot, self.codec, self.budget = bot, codec, budget
         self.strict = strict
         self._own_executor = executor is None
@@ -239,7 +244,7 @@ class Session:
 
     async def _receive(self, frame: str) -> None:
         arrival = time.monotonic()
-        start = time.perf_counter()
+        start = self._clock()
         try:
             items = self.codec.receive(frame)
         except self.codec.recoverable as exc:
@@ -248,7 +253,7 @@ class Session:
             log.error("ignoring a frame that cannot be read: %s (%r)", exc, frame[:200])
             return
         out = self.codec.outgoing()
-        self._sdk_time += time.perf_counter() - start
+        self._sdk_time += self._clock() - start
         for line in out:
             await self._send(line)
         for item in items:
@@ -279,9 +284,9 @@ class Session:
         mirror = self.mirror
         if mirror is None:
             raise SessionError(f"event {event.type!r} before the session started")
-        start = time.perf_counter()
+        start = self._clock()
         mirror.apply(event)
-        self._sdk_time += time.perf_counter() - start
+        self._sdk_time += self._clock() - start
         if self._hooks:
             self._run_hooks(event, mirror)
         if isinstance(event, HandStart):
@@ -386,12 +391,12 @@ class Session:
         mirror = self.mirror
         if mirror is None:
             raise SessionError("a request before the session started")
-        start = time.perf_counter()
+        start = self._clock()
         if self.codec.checks_legal and not mirror.check(request.legal):
             self.result.mismatches += 1
         deadline = arrival + max(0.0, request.time_left - self.budget.safety_margin)
         decision = DecisionRequest(request.legal, deadline, rid, request.drawn_tile)
-        self._pre[rid] = self._sdk_time + time.perf_counter() - start
+        self._pre[rid] = self._sdk_time + self._clock() - start
         self._sdk_time = 0.0
         self._tasks[rid] = asyncio.create_task(self._decide(decision, mirror))
 
@@ -414,17 +419,17 @@ class Session:
         channel = self._channel
         if channel is None or rid not in self._delivered or rid in self._replied:
             return  # sent on the next connection, if the server re-sends the request
-        start = time.perf_counter()
+        start = self._clock()
         frame = self.codec.answer(rid, action)
         if frame is None:
             self.result.discarded += 1
             log.info("request %s was settled before the answer was ready; discarded", rid)
             return
         self._replied.add(rid)
-        await channel.send(frame)
         pre = self._pre.pop(rid, None)
-        if pre is not None:
-            self.result.overhead.record(pre + time.perf_counter() - start)
+        if pre is not None:  # the write itself is the transport's (it may yield)
+            self.result.overhead.record(pre + self._clock() - start)
+        await channel.send(frame)
 
     # -- end --
 
