@@ -9,21 +9,27 @@ melds is surely waiting. This bot prices every discard instead::
 and throws the discard of highest value, greedy's order breaking ties. Early on the
 risks are tiny and it plays exactly like greedy; late against open hands it folds, that
 is throws the safest tile even if that breaks its own hand. Three small models feed it.
-Every number in them was measured from greedy self-play (``python
-benchmarks/bench_bots.py --calibrate``), not guessed:
+Their tables were measured from greedy self-play (``python benchmarks/bench_bots.py
+--calibrate``); the few constants of the formula itself were then tuned in the arena.
 
 * **Threat** (:func:`threat`): the chance an opponent is waiting, by how many melds it
   shows and how many tiles it has discarded (a table).
-* **Danger** (:func:`danger`): the chance a waiting opponent wants this tile, from what
-  is visible. Under these rules nothing is safe by rule: a player may win on a kind it
-  discarded itself (there is no furiten; a passed win blocks only self-draw, R9). What
-  does hold is counting: a wait needs tiles. A pair wait (or a pung wait) on a kind
-  needs a copy of it in the opponent's hand, so a kind whose every copy is visible
-  cannot be waited on that way; a run wait on ``5`` needs ``34``, ``46`` or ``67``, so
-  ranks whose neighbours are all visible close those shapes. An honor, which only
-  pairs, is provably safe once no copy is unseen. Two softer signals are measured
-  tendencies, not rules: a waiting efficiency player rarely waits on a kind it threw
-  away itself, and rarely on ranks its own exposed sets already use.
+* **Danger** (:func:`danger`): the chance a waiting opponent wants this tile. Under
+  these rules a player may win on a kind it discarded itself (there is no furiten; a
+  passed win blocks only self-draw, R9), so its own discards are not safe by rule. What
+  does hold:
+
+  - *Passed tiles.* Players take every win they can (a 0-tai win still pays 1000, and
+    passing one only blocks one's own self-draw, R9), so a kind that another seat
+    discarded after an opponent's last discard, and that the opponent let go, is not
+    one of its waits until its hand changes (at its next discard).
+  - *Counting.* A pair or pung wait on a kind needs a copy in the opponent's hand, so
+    once no copy is unseen that wait is impossible; a run wait on ``5`` needs ``34``,
+    ``46`` or ``67``, closed when those tiles are all visible. An honor only pairs, so
+    it is provably safe once every copy is visible.
+  - *Tendencies* (measured, not rules): a waiting efficiency player seldom waits on a
+    kind it threw away itself, and seldom on ranks its exposed sets already use.
+
 * **Win chance** (:func:`win_chance`): how often a hand that far from waiting still
   wins, by how many tiles are left to draw. On the last discard (R2) nobody draws after
   it, so the chance is 0 and the bot throws its safest tile whatever its hand.
