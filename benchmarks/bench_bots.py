@@ -20,15 +20,24 @@ on to win by tiles left (``WIN_CHANCE``), how often a waiting player's waits inc
 kind by its unseen copies and open run shapes (the danger tables), the two soft signals
 (own discards, ranks of exposed sets) and the average deal-in loss and win gain.
 
+Decision cost without the noise of a shared machine::
+
+    python benchmarks/bench_bots.py --cpu-timing --hands 512
+
+times each decision of each bot (in its matchup, as above) in CPU time of the playing
+thread, which a busy machine does not inflate the way it inflates wall-clock time.
+
 Runs on one core (``backend="local"``); use ``nice`` when the machine is shared.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,7 +46,7 @@ from bots.defensive import open_runs
 from bots.greedy import GreedyBot, Prospect
 from protocol.actions import Action
 from protocol.analysis import shanten_counts, waits_counts
-from sdk.arena import run_arena
+from sdk.arena import load_bot, run_arena
 from sdk.bot import DecisionRequest
 from sdk.local import play_match
 from sdk.view import GameView
@@ -63,6 +72,33 @@ def strength(hands: int, seed: int, matchups: Sequence[tuple[str, str]]) -> None
                 f"  | p50 {t.percentile(50) * 1e3:6.2f} ms  p99 {t.percentile(99) * 1e3:6.2f} ms"
                 f"  max {t.max * 1e3:7.2f} ms  fallbacks {b.fallbacks}"
             )
+
+
+def cpu_timing(hands: int, seed: int, matchups: Sequence[tuple[str, str]]) -> None:
+    """Per-decision CPU time (thread time) of the lone bot of each matchup."""
+    for hero, field in matchups:
+        times: list[float] = []
+        for deal in range(max(1, hands // 64)):
+            for rotation in range(4):
+                bots = [load_bot(f"bots.{n}").make(deal) for n in (hero, field, field, field)]
+                bots[0].choose = _timed(bots[0].choose, times)  # type: ignore[method-assign]
+                seats = tuple((p + rotation) % 4 for p in range(4))
+                play_match(bots, seed=seed + deal, hands=16, seats=seats)
+        q = statistics.quantiles(times, n=100)
+        print(
+            f"{hero} (vs {field}) CPU per decision over {len(times)} decisions: "
+            f"p50 {q[49] * 1e3:.2f} ms  p99 {q[98] * 1e3:.2f} ms  max {max(times) * 1e3:.2f} ms"
+        )
+
+
+def _timed(choose: Callable[[GameView, DecisionRequest], Action], times: list[float]) -> Callable:
+    def timed(view: GameView, request: DecisionRequest) -> Action:
+        start = time.thread_time()
+        action = choose(view, request)
+        times.append(time.thread_time() - start)
+        return action
+
+    return timed
 
 
 # --- calibration -------------------------------------------------------------------------
@@ -170,12 +206,16 @@ def main() -> None:
     parser.add_argument("--only", help="one matchup as HERO,FIELD (e.g. defensive,greedy)")
     parser.add_argument("--calibrate", action="store_true", help="measure the model tables")
     parser.add_argument("--matches", type=int, default=40, help="calibration matches")
+    parser.add_argument("--cpu-timing", action="store_true", help="decision CPU time only")
     args = parser.parse_args()
     if args.calibrate:
         calibrate(args.matches, args.seed)
         return
     matchups = [tuple(args.only.split(","))] if args.only else MATCHUPS
-    strength(args.hands, args.seed, matchups)  # type: ignore[arg-type]
+    if args.cpu_timing:
+        cpu_timing(args.hands, args.seed, matchups)  # type: ignore[arg-type]
+    else:
+        strength(args.hands, args.seed, matchups)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":
