@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from protocol.errors import MahjongError
-from protocol.events import Event
+from protocol.events import Event, EventParseError, event_from_json
 from protocol.wire.messages import (
     CLIENT_TYPES,
     SERVER_TYPES,
@@ -44,6 +44,7 @@ __all__ = [
     "WireDecodeError",
     "WireError",
     "decode_client_frame",
+    "decode_event_frame",
     "decode_server_frame",
     "encode",
     "event_frame",
@@ -85,6 +86,43 @@ def event_frame(seq: int, event: Event) -> str:
     """The ``event`` frame of a (projected) referee event, without pydantic."""
     payload = json.dumps(event.to_json(), separators=(",", ":"), ensure_ascii=False)
     return f'{{"type":"event","seq":{seq},"event":{payload}}}'
+
+
+_EVENT_KEYS = frozenset({"type", "seq", "event"})
+
+
+def decode_event_frame(frame: str | bytes) -> tuple[int, Event] | None:
+    """The fast path for the commonest server frame: ``(seq, event)`` for an ``event``
+    frame, ``None`` for any other frame (decode those with :func:`decode_server_frame`).
+
+    It validates exactly what the pydantic model does (the keys, a positive ``seq`` and a
+    referee event with all its required fields, via :func:`protocol.events.event_from_json`)
+    with one JSON parse and no model, because a client reads several events per decision.
+
+    >>> decode_event_frame('{"type":"event","seq":3,"event":{"type":"discard","seat":1,"tile":"5m"}}')
+    (3, Discard(seat=1, tile=<Tile.M5: 4>))
+    >>> decode_event_frame('{"type":"bye","seq":3}') is None
+    True
+    """
+    if isinstance(frame, str) and len(frame) <= MAX_FRAME and frame.startswith('{"type":"event"'):
+        try:
+            data = json.loads(frame)
+        except (ValueError, RecursionError) as exc:
+            raise WireDecodeError(frame, f"not JSON: {exc}") from None
+        if not isinstance(data, dict) or data.keys() != _EVENT_KEYS or data["type"] != "event":
+            return None  # unusual layout: let the full decoder judge it
+        seq, payload = data["seq"], data["event"]
+        if type(seq) is not int or seq < 1 or not isinstance(payload, dict):
+            raise WireDecodeError(
+                frame, "invalid 'event' message: seq is a positive int, event an object"
+            )
+        try:
+            return seq, event_from_json(payload)
+        except (EventParseError, TypeError, ValueError, AttributeError) as exc:
+            raise WireDecodeError(
+                frame, f"invalid 'event' message: not a referee event: {exc}"
+            ) from None
+    return None
 
 
 def peek(frame: str | bytes) -> dict[str, Any] | None:

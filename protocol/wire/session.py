@@ -36,6 +36,7 @@ from protocol.wire.codec import (
     WireDecodeError,
     WireError,
     decode_client_frame,
+    decode_event_frame,
     decode_server_frame,
     encode,
     event_frame,
@@ -147,6 +148,9 @@ class WireClient:
         """Read one server frame. Unknown message types are ignored with a warning;
         raises :class:`WireDecodeError`, :class:`VersionMismatchError` or
         :class:`SequenceGapError`."""
+        fast = decode_event_frame(frame)
+        if fast is not None:
+            return self._event(*fast)
         try:
             msg = decode_server_frame(frame)
         except UnknownMessageError as exc:
@@ -171,12 +175,15 @@ class WireClient:
         ]
 
     def _on_event(self, msg: EventMsg) -> list[WireInput]:
-        if msg.seq <= self.last_seq:
+        return self._event(msg.seq, msg.to_event())
+
+    def _event(self, seq: int, event: Event) -> list[WireInput]:
+        if seq <= self.last_seq:
             return []  # already seen (a resume replays from last_seq)
-        if msg.seq != self.last_seq + 1:
-            raise SequenceGapError(self.last_seq + 1, msg.seq)
-        self.last_seq = msg.seq
-        return [msg.to_event()]
+        if seq != self.last_seq + 1:
+            raise SequenceGapError(self.last_seq + 1, seq)
+        self.last_seq = seq
+        return [event]
 
     def _on_request(self, msg: Request) -> list[WireInput]:
         if msg.seq > self.last_seq:
