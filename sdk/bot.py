@@ -20,6 +20,7 @@ A plain function works too:
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -132,7 +133,8 @@ class Bot:
         name: str | None = None,
     ) -> Bot:
         """A bot whose :meth:`choose` is ``fn``."""
-        bot = _FunctionBot(name or getattr(fn, "__name__", "function"))
+        kind = _AsyncFunctionBot if inspect.iscoroutinefunction(fn) else _FunctionBot
+        bot = kind(name or getattr(fn, "__name__", "function"))
         bot._fn = fn
         return bot
 
@@ -146,3 +148,11 @@ class _FunctionBot(Bot):
 
     def choose(self, view: GameView, request: DecisionRequest) -> Action | Awaitable[Action]:
         return self._fn(view, request)
+
+
+class _AsyncFunctionBot(_FunctionBot):
+    """For a coroutine function: ``choose`` is itself a coroutine, so runners await it
+    on their own event loop instead of running it in a thread."""
+
+    async def choose(self, view: GameView, request: DecisionRequest) -> Action:  # type: ignore[override]
+        return await self._fn(view, request)  # type: ignore[misc]

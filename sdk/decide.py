@@ -78,6 +78,9 @@ async def decide_async(
     start = time.monotonic()
     if inspect.iscoroutinefunction(bot.choose):
         job: Awaitable[Action] = asyncio.ensure_future(bot.choose(view, request))  # type: ignore[arg-type]
+    elif isinstance(executor, concurrent.futures.ProcessPoolExecutor):
+        # a context does not pickle: a process runs the bare call
+        job = loop.run_in_executor(executor, _choose_sync, bot, view, request)
     else:
         ctx = contextvars.copy_context()
         call = functools.partial(ctx.run, _choose_sync, bot, view, request)

@@ -165,3 +165,35 @@ def test_request_helpers() -> None:
     )
     assert request.default() is default_action(LEGAL, None) is PASS
     assert 0 < request.time_left <= 1.0
+
+
+async def test_async_function_bots_run_on_the_callers_loop() -> None:
+    loop = asyncio.get_running_loop()
+    seen = []
+
+    async def choose(view: GameView, request: DecisionRequest) -> Action:
+        seen.append(asyncio.get_running_loop())
+        return request.legal_actions[0]
+
+    bot = Bot.from_function(choose)
+    action = await decide_async(
+        bot, GameView(Mirror(0).view), _request(LEGAL, 1.0), DecisionStats()
+    )
+    assert action is LEGAL[0] and seen == [loop]
+
+
+def _first_legal(view: GameView, request: DecisionRequest) -> Action:
+    return request.legal_actions[1]
+
+
+async def test_decide_async_with_a_process_pool() -> None:
+    import concurrent.futures
+
+    stats = DecisionStats()
+    bot = Bot.from_function(_first_legal, name="pooled")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
+        action = await decide_async(
+            bot, GameView(Mirror(0).view), _request(LEGAL, 20.0), stats, pool
+        )
+    assert action is LEGAL[1]
+    assert stats.outcomes == {Outcome.OK: 1}
