@@ -1,4 +1,4 @@
-"""The event-frame fast path decodes exactly what the pydantic decoder does."""
+"""The fast paths for event and request frames decode exactly what the pydantic decoder does."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from protocol.hand_state import HandState
 from protocol.wire.codec import (
     WireDecodeError,
     decode_event_frame,
+    decode_request_frame,
     decode_server_frame,
     event_frame,
 )
@@ -80,3 +81,94 @@ def test_fuzzed_event_payloads_never_crash(payload: dict) -> None:
     except WireDecodeError:
         slow_result = "refused"
     assert fast == slow_result
+
+
+def _request_frames() -> list[str]:
+    """Real request frames from server seats over random games."""
+    from protocol.wire import WireServerSeat
+
+    rng = random.Random(2)
+    frames = []
+    for seed in range(6):
+        hand = HandState.new(seed=seed, dealer=seed % 4)
+        seats = [WireServerSeat(s, f"k{s}", "m", "t") for s in range(4)]
+        for seat in seats:
+            seat.connect()
+            seat.receive_frame(
+                json.dumps({"type": "hello", "token": seat.token, "bot_name": "b"}), 0.0
+            )
+            seat.data_to_send()
+        while not hand.is_over:
+            for s, legal in list(hand.pending().items()):
+                seats[s].request(legal, 0.0, hand.drawn_tile(s))
+                frames.extend(f for f in seats[s].data_to_send() if '"request"' in f)
+                seats[s].check_timeout(10.0)  # settle it so the next request may go out
+                seats[s].data_to_send()
+                hand.apply(s, rng.choice(legal))
+    return frames
+
+
+def test_request_fast_path_agrees_with_the_model_on_real_requests() -> None:
+    frames = _request_frames()
+    assert len(frames) > 300
+    for frame in frames:
+        fast = decode_event_frame(frame)
+        assert fast is None
+
+        quick = decode_request_frame(frame)
+        slow = decode_server_frame(frame)
+        assert quick is not None
+        assert (quick.seq, quick.request_id, quick.time_left_ms, quick.default_id) == (
+            slow.seq,
+            slow.request_id,
+            slow.time_left_ms,
+            slow.default_id,
+        )
+        assert list(quick.legal) == [(a.id, a.action.to_action()) for a in slow.legal]
+        assert (None if slow.drawn_tile is None else str(quick.drawn_tile)) == slow.drawn_tile
+
+
+_LEGAL = st.lists(
+    st.fixed_dictionaries(
+        {"id": st.integers(-1, 3) | st.just("1"), "action": st.sampled_from(
+            [{"type": "win"}, {"type": "pass"}, {"type": "discard", "tile": "5m"}, {"type": "discard", "tile": "0m"},
+             {"type": "chow", "tiles": ["4m", "6m"]}, {"type": "chow", "tiles": ["4m"]}, {"type": "pung", "x": 1}]
+        )}
+    ),
+    max_size=4,
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    legal=_LEGAL,
+    default_id=st.integers(-1, 3),
+    left=st.integers(-5, 3000) | st.just(1.5),
+    rid=st.text(max_size=3),
+    drawn=st.none() | st.sampled_from(["1m", "E", "x", 5]),
+)
+def test_whatever_the_fast_path_accepts_the_model_accepts_identically(
+    legal: list, default_id: int, left: object, rid: str, drawn: object
+) -> None:
+
+    body = {
+        "type": "request",
+        "seq": 0,
+        "request_id": rid,
+        "time_left_ms": left,
+        "legal": legal,
+        "default_id": default_id,
+    }
+    if drawn is not None:
+        body["drawn_tile"] = drawn
+    frame = json.dumps(body, separators=(",", ":"))
+    quick = decode_request_frame(frame)
+    if quick is None:
+        return  # the full decoder judges it
+    slow = decode_server_frame(frame)
+    assert [(a.id, a.action.to_action()) for a in slow.legal] == list(quick.legal)
+    assert (slow.request_id, slow.time_left_ms, slow.default_id) == (
+        quick.request_id,
+        quick.time_left_ms,
+        quick.default_id,
+    )

@@ -23,12 +23,15 @@ protocol.wire.codec.UnknownMessageError: unknown message type 'teleport' (a newe
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from protocol.errors import MahjongError
+from protocol.actions import Action, ActionParseError
+from protocol.errors import MahjongError, TileParseError
 from protocol.events import Event, EventParseError, event_from_json
+from protocol.tiles import Tile
 from protocol.wire.messages import (
     CLIENT_TYPES,
     SERVER_TYPES,
@@ -40,11 +43,13 @@ from protocol.wire.messages import (
 
 __all__ = [
     "MAX_FRAME",
+    "FastRequest",
     "UnknownMessageError",
     "WireDecodeError",
     "WireError",
     "decode_client_frame",
     "decode_event_frame",
+    "decode_request_frame",
     "decode_server_frame",
     "encode",
     "event_frame",
@@ -123,6 +128,99 @@ def decode_event_frame(frame: str | bytes) -> tuple[int, Event] | None:
                 frame, f"invalid 'event' message: not a referee event: {exc}"
             ) from None
     return None
+
+
+_REQUEST_KEYS = frozenset({"type", "seq", "request_id", "time_left_ms", "legal", "default_id"})
+_ACTION_KEYS = frozenset({"type", "tile", "tiles"})
+
+
+@dataclass(frozen=True, slots=True)
+class FastRequest:
+    """A ``request`` frame read by :func:`decode_request_frame`."""
+
+    seq: int
+    request_id: str
+    time_left_ms: int
+    legal: tuple[tuple[int, Action], ...]
+    default_id: int
+    drawn_tile: Tile | None
+
+
+def decode_request_frame(frame: str | bytes) -> FastRequest | None:
+    """The fast path for ``request`` frames (one per decision, with up to ~20 actions).
+
+    It accepts only a request in exactly the standard layout and otherwise returns
+    ``None``, leaving the frame to :func:`decode_server_frame`; so on what it accepts it
+    agrees with the pydantic model (``tests/test_wire_fastpath.py`` checks that).
+
+    >>> r = decode_request_frame('{"type":"request","seq":4,"request_id":"9","time_left_ms":3000,'
+    ...     '"legal":[{"id":0,"action":{"type":"win"}},{"id":1,"action":{"type":"pass"}}],"default_id":1}')
+    >>> r.request_id, [str(a) for _, a in r.legal], r.default_id
+    ('9', ['win', 'pass'], 1)
+    """
+    if not (
+        isinstance(frame, str) and len(frame) <= MAX_FRAME and frame.startswith('{"type":"request"')
+    ):
+        return None
+    try:
+        data = json.loads(frame)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    keys = data.keys()
+    drawn_text = data.get("drawn_tile")
+    if not (keys >= _REQUEST_KEYS and len(keys) - (drawn_text is not None) == len(_REQUEST_KEYS)):
+        return None
+    seq, rid, left, default_id, legal = (
+        data["seq"], data["request_id"], data["time_left_ms"], data["default_id"], data["legal"]
+    )  # fmt: skip
+    if not (
+        type(seq) is int and seq >= 0 and type(rid) is str and 1 <= len(rid) <= 64
+        and type(left) is int and left >= 0 and type(default_id) is int and default_id >= 0
+        and type(legal) is list and legal
+    ):  # fmt: skip
+        return None
+    pairs = []
+    for item in legal:
+        pair = _fast_legal(item)
+        if pair is None:
+            return None
+        pairs.append(pair)
+    ids = [i for i, _ in pairs]
+    if len(set(ids)) != len(ids) or default_id not in ids:
+        return None
+    drawn = None
+    if drawn_text is not None:
+        if type(drawn_text) is not str:
+            return None
+        try:
+            drawn = Tile.parse(drawn_text)
+        except TileParseError:
+            return None
+    return FastRequest(seq, rid, left, tuple(pairs), default_id, drawn)
+
+
+def _fast_legal(item: object) -> tuple[int, Action] | None:
+    if type(item) is not dict or item.keys() != {"id", "action"}:
+        return None
+    action_id, data = item["id"], item["action"]
+    if (
+        type(action_id) is not int
+        or action_id < 0
+        or type(data) is not dict
+        or not data.keys() <= _ACTION_KEYS
+    ):
+        return None
+    tile, tiles = data.get("tile"), data.get("tiles")
+    if (tile is not None and type(tile) is not str) or (
+        tiles is not None and (type(tiles) is not list or any(type(t) is not str for t in tiles))
+    ):
+        return None
+    try:
+        return action_id, Action.from_json(data)
+    except (ActionParseError, TileParseError):
+        return None
 
 
 def peek(frame: str | bytes) -> dict[str, Any] | None:

@@ -37,6 +37,7 @@ from protocol.wire.codec import (
     WireError,
     decode_client_frame,
     decode_event_frame,
+    decode_request_frame,
     decode_server_frame,
     encode,
     event_frame,
@@ -151,6 +152,10 @@ class WireClient:
         fast = decode_event_frame(frame)
         if fast is not None:
             return self._event(*fast)
+        fast_request = decode_request_frame(frame)
+        if fast_request is not None:
+            r = fast_request
+            return self._new_request(r.seq, r.request_id, r.time_left_ms, r.legal, r.drawn_tile)
         try:
             msg = decode_server_frame(frame)
         except UnknownMessageError as exc:
@@ -186,13 +191,24 @@ class WireClient:
         return [event]
 
     def _on_request(self, msg: Request) -> list[WireInput]:
-        if msg.seq > self.last_seq:
-            raise SequenceGapError(self.last_seq + 1, msg.seq)
-        legal = tuple(a.action.to_action() for a in msg.legal)
-        self._ids = {a.action.to_action(): a.id for a in msg.legal}
+        pairs = tuple((a.id, a.action.to_action()) for a in msg.legal)
         drawn = None if msg.drawn_tile is None else Tile.parse(msg.drawn_tile)
+        return self._new_request(msg.seq, msg.request_id, msg.time_left_ms, pairs, drawn)
+
+    def _new_request(
+        self,
+        seq: int,
+        request_id: str,
+        time_left_ms: int,
+        pairs: Sequence[tuple[int, Action]],
+        drawn: Tile | None,
+    ) -> list[WireInput]:
+        if seq > self.last_seq:
+            raise SequenceGapError(self.last_seq + 1, seq)
+        legal = tuple(a for _, a in pairs)
+        self._ids = {a: i for i, a in pairs}
         seat = self.seat if self.seat is not None else -1
-        self._request = ActionRequest(msg.request_id, seat, legal, msg.time_left_ms / 1000, drawn)
+        self._request = ActionRequest(request_id, seat, legal, time_left_ms / 1000, drawn)
         return [self._request]
 
     def _settled(self, request_id: str) -> None:
