@@ -43,6 +43,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert main(["bots.random", "bots.random", "bots.random", "no_such_bot_mod"]) == 2
     assert "cannot import module 'no_such_bot_mod'" in capsys.readouterr().err
     assert main(["bots.random"] * 4 + ["--log"]) == 2
+    assert main(["bots.random"] * 4 + ["--match-hands", "0"]) == 2
     with pytest.raises(SystemExit):
         main(["bots.random"] * 3)
 

@@ -57,6 +57,8 @@ def run_arena(
     factories = [load_bot(b) for b in bots]
     if len(factories) != 4:
         raise ValueError(f"the arena needs four bots, got {len(factories)}")
+    if hands < 1 or match_hands < 1:
+        raise ValueError("hands and match_hands must be at least 1")
     plan = ArenaPlan(
         bots=tuple(factories),
         seed=seed,
