@@ -1,0 +1,224 @@
+"""Benchmark the local tournament server: concurrent tables of random bots over loopback
+WebSockets, the server in one process and every bot in another (this one).
+
+For each number of tables (``--tables 1 10 50 100``) the benchmark creates that many
+tables over REST, each with four protocol v1 seats, connects four lean clients per table
+(raw :mod:`websockets` + the sans-I/O :class:`~protocol.wire.WireClient`, answering each
+request at once with a random legal action; they all say ``ready`` once every one is
+connected, so the tables start together), waits until every match is over, and reads
+the server's own decision records (``GET /v1/matches/{id}/log.jsonl``):
+
+* decisions per second: all decisions over the span from the first request sent to the
+  last reply received (server clock);
+* request-to-reply latency p50 / p99: ``replied_at - sent_at`` as the server recorded
+  it, so it includes both processes' queueing, the sockets and the bot;
+* decisions in time: how many were settled ``ok`` (the rest were defaulted).
+
+Each size runs ``--repeats`` times; the medians are printed. The server's database goes
+to a temporary directory. Target (issue 7): 100 tables with every decision in time and
+p99 under 250 ms on a 2-core machine.
+
+Run: ``python benchmarks/bench_server.py [--tables 1 10 50 100] [--hands 1] [--repeats 3]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import websockets
+
+from protocol.wire import WireClient
+from protocol.wire.common import ActionRequest, SessionEnd
+
+
+@dataclass(frozen=True)
+class Run:
+    """One measurement: ``tables`` concurrent tables."""
+
+    tables: int
+    decisions: int
+    in_time: int
+    span: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+
+    @property
+    def rate(self) -> float:
+        return self.decisions / self.span if self.span else 0.0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server_process(port: int, db: str) -> Iterator[str]:
+    """Run ``python -m sdk.server`` on ``port``; yield its base URL."""
+    command = [
+        sys.executable,
+        "-m",
+        "sdk.server",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--log-level",
+        "warning",
+        "--max-tables",
+        "2000",
+    ]
+    process = subprocess.Popen(command)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/v1/health").status_code == 200:
+                    break
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+class _Barrier:
+    """Every bot says ``ready`` only once all are connected and welcomed, so the tables
+    start together and connection set-up does not mix with play."""
+
+    def __init__(self, parties: int) -> None:
+        self.left, self.go = parties, asyncio.Event()
+
+    async def wait(self) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.go.set()
+        await self.go.wait()
+
+
+async def _bot(ws_url: str, token: str, rng: random.Random, barrier: _Barrier) -> None:
+    client = WireClient(token, "bench-random")
+    async with websockets.connect(
+        ws_url, max_size=None, ping_interval=None, compression=None, open_timeout=60
+    ) as ws:
+        await ws.send(client.hello())
+        client.receive_frame(await ws.recv())  # welcome
+        await barrier.wait()
+        await ws.send(client.ready())
+        async for frame in ws:
+            for item in client.receive_frame(frame):
+                if isinstance(item, ActionRequest):
+                    await ws.send(client.answer(rng.choice(item.legal)))
+                elif isinstance(item, SessionEnd):
+                    return
+
+
+def _percentile(data: list[float], p: float) -> float:
+    data = sorted(data)
+    pos = (len(data) - 1) * p / 100
+    lo, hi = int(pos), min(int(pos) + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+async def measure(url: str, tables: int, hands: int, seed: int) -> Run:
+    """Play ``tables`` matches at once and read the server's records."""
+    ws_url = url.replace("http", "ws", 1) + "/v1/ws"
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        created = []
+        for t in range(tables):
+            seats = [{"seat": s, "bot_name": f"bench{s}"} for s in range(4)]
+            body = {"seed": seed * 1000 + t, "hands": hands, "seats": seats}
+            created.append((await http.post("/v1/tables", json=body)).json())
+        barrier = _Barrier(4 * tables)
+        await asyncio.gather(
+            *(
+                _bot(ws_url, c["tokens"][str(s)], random.Random(rng.random()), barrier)
+                for c in created
+                for s in range(4)
+            )
+        )
+        records: list[dict] = []
+        for c in created:
+            for _ in range(100):
+                response = await http.get(f"/v1/matches/{c['match_id']}/log.jsonl")
+                if response.status_code == 200:
+                    break
+                await asyncio.sleep(0.05)
+            lines = [json.loads(line) for line in response.text.splitlines()]
+            records.extend(r for r in lines if r["type"] == "decision")
+    latencies = [r["latency_ms"] for r in records if r["latency_ms"] is not None]
+    span = max(r["replied_at"] or r["sent_at"] for r in records) - min(
+        r["sent_at"] for r in records
+    )
+    return Run(
+        tables=tables,
+        decisions=len(records),
+        in_time=sum(r["outcome"] == "ok" for r in records),
+        span=span,
+        p50_ms=_percentile(latencies, 50),
+        p99_ms=_percentile(latencies, 99),
+        max_ms=max(latencies),
+    )
+
+
+def _median_run(runs: list[Run]) -> Run:
+    med = statistics.median
+    return Run(
+        tables=runs[0].tables,
+        decisions=int(med(r.decisions for r in runs)),
+        in_time=int(med(r.in_time for r in runs)),
+        span=med(r.span for r in runs),
+        p50_ms=med(r.p50_ms for r in runs),
+        p99_ms=med(r.p99_ms for r in runs),
+        max_ms=med(r.max_ms for r in runs),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 10, 50, 100])
+    parser.add_argument("--hands", type=int, default=1, help="hands per match")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        server_process(_free_port(), f"{tmp}/bench.db") as url,
+    ):
+        print(f"server: {url} (separate process); bots: this process; {args.hands} hand(s)/match")
+        print(
+            f"{'tables':>6} {'decisions':>9} {'in time':>9} {'dec/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+        )
+        for tables in args.tables:
+            runs = [
+                asyncio.run(measure(url, tables, args.hands, seed)) for seed in range(args.repeats)
+            ]
+            r = _median_run(runs)
+            print(
+                f"{r.tables:>6} {r.decisions:>9} {r.in_time:>9} {r.rate:>8.0f} "
+                f"{r.p50_ms:>8.1f} {r.p99_ms:>8.1f} {r.max_ms:>8.1f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
