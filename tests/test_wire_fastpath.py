@@ -172,3 +172,47 @@ def test_whatever_the_fast_path_accepts_the_model_accepts_identically(
         quick.time_left_ms,
         quick.default_id,
     )
+
+
+def test_server_builds_request_and_ack_frames_exactly_as_the_models_encode() -> None:
+    from protocol.wire import WireClient, WireServerSeat, encode
+    from protocol.wire.messages import Ack, ActionModel, LegalAction, Request
+
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(4):
+        hand = HandState.new(seed=seed, dealer=seed % 4)
+        servers = [WireServerSeat(s, f"k{s}", "m", "t") for s in range(4)]
+        clients = [WireClient(f"k{s}", "b") for s in range(4)]
+        for server, client in zip(servers, clients, strict=True):
+            server.connect()
+            server.receive_frame(client.hello(), 0.0)
+            for f in server.data_to_send():
+                client.receive_frame(f)
+        while not hand.is_over:
+            for s, legal in list(hand.pending().items()):
+                drawn = hand.drawn_tile(s)
+                rid = servers[s].request(legal, 1.0, drawn)
+                (frame,) = servers[s].data_to_send()
+                default = legal.index(servers[s]._pending.default)
+                expected = Request(
+                    seq=servers[s].seq,
+                    request_id=rid,
+                    time_left_ms=3000,
+                    legal=[
+                        LegalAction(id=i, action=ActionModel.of(a)) for i, a in enumerate(legal)
+                    ],
+                    default_id=default,
+                    drawn_tile=None if drawn is None else str(drawn),
+                )
+                assert frame == encode(expected)
+                clients[s].receive_frame(frame)
+                action = rng.choice(legal)
+                servers[s].receive_frame(clients[s].answer(action), 1.5)
+                (ack,) = servers[s].data_to_send()
+                assert ack == encode(
+                    Ack(seq=servers[s].seq, request_id=rid, action=ActionModel.of(action))
+                )
+                checked += 1
+                hand.apply(s, action)
+    assert checked > 100

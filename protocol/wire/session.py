@@ -17,11 +17,12 @@ matters, in the style of h11 and websockets' sans-I/O objects.
 >>> [type(m).__name__ for m in inputs]
 ['Discard', 'ActionRequest']
 >>> server.receive_frame(client.answer(PASS), now=1.5)
-Decision(request_id='1', action=Action.parse('pass'), defaulted=False, reason=None)
+Decision(request_id='s1-1', action=Action.parse('pass'), defaulted=False, reason=None)
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,7 +61,6 @@ from protocol.wire.messages import (
     ErrorMsg,
     EventMsg,
     Hello,
-    LegalAction,
     MatchConfig,
     Ready,
     Rejected,
@@ -235,6 +235,28 @@ class WireClient:
 
 # --- server ----------------------------------------------------------------------------
 
+_ACTION_JSON: dict[Action, str] = {}
+
+
+def action_json(action: Action) -> str:
+    """The compact JSON text of an action, cached (actions are interned).
+
+    >>> from protocol.actions import Action
+    >>> action_json(Action.parse("chow 4m 6m"))
+    '{"type":"chow","tiles":["4m","6m"]}'
+    """
+    text = _ACTION_JSON.get(action)
+    if text is None:
+        text = _ACTION_JSON[action] = json.dumps(action.to_json(), separators=(",", ":"))
+    return text
+
+
+def legal_json(legal: Sequence[Action]) -> str:
+    """The ``legal`` list of a request frame: each action with its id, in order."""
+    return (
+        "[" + ",".join(f'{{"id":{i},"action":{action_json(a)}}}' for i, a in enumerate(legal)) + "]"
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -253,7 +275,8 @@ class _Pending:
     legal: tuple[Action, ...]
     default: Action
     deadline: float
-    frame_fields: dict[str, object]
+    frame_fields: tuple[str, str]
+    """The request frame's text before and after ``time_left_ms``."""
 
 
 class WireServerSeat:
@@ -342,23 +365,26 @@ class WireServerSeat:
         legal = tuple(legal)
         default = default_action(legal, drawn_tile)
         self._requests += 1
-        request_id = str(self._requests)
-        fields: dict[str, object] = {
-            "request_id": request_id,
-            "legal": [LegalAction(id=i, action=ActionModel.of(a)) for i, a in enumerate(legal)],
-            "default_id": legal.index(default),
-            "drawn_tile": None if drawn_tile is None else str(Tile(drawn_tile)),
-        }
+        request_id = f"s{self.seat}-{self._requests}"  # never the same as another seat's
+        fields = (
+            f'"request_id":{json.dumps(request_id)},"time_left_ms":',
+            f',"legal":{legal_json(legal)},"default_id":{legal.index(default)}'
+            + ("" if drawn_tile is None else f',"drawn_tile":"{Tile(drawn_tile)}"')
+            + "}",
+        )
         budget = self.config.timing.decision_ms / 1000
         self._pending = _Pending(request_id, legal, default, now + budget, fields)
         self._send(self._request_frame(now))
         return request_id
 
     def _request_frame(self, now: float) -> str:
+        """The ``request`` frame, built as text (the server's hottest frame); equal to
+        ``encode(Request(...))``, which ``tests/test_wire_fastpath.py`` checks."""
         pending = self._pending
         assert pending is not None
         left = max(0, int((pending.deadline - now) * 1000))
-        return encode(Request(seq=self.seq, time_left_ms=left, **pending.frame_fields))  # type: ignore[arg-type]
+        head, tail = pending.frame_fields
+        return f'{{"type":"request","seq":{self.seq},{head}{left}{tail}'
 
     def check_timeout(self, now: float) -> Decision | None:
         """The R17 default if the pending request's deadline has passed."""
@@ -464,8 +490,9 @@ class WireServerSeat:
                 return self._refuse(RejectReason.NOT_LEGAL, f"{action} is not legal now")
         decision = Decision(pending.request_id, action)
         self._settle(decision)
+        rid = json.dumps(decision.request_id)
         self._send(
-            encode(Ack(seq=self.seq, request_id=decision.request_id, action=ActionModel.of(action)))
+            f'{{"type":"ack","seq":{self.seq},"request_id":{rid},"action":{action_json(action)}}}'
         )
         return decision
 
