@@ -170,5 +170,6 @@ async def test_rest_refuses_bad_tables_with_error_bodies(tmp_path: Path) -> None
         assert garbage.status_code == 422 and garbage.json()["code"] == "malformed"
         missing = await http.get("/v1/tables/t-999")
         assert missing.status_code == 404 and set(missing.json()) == {"code", "message"}
+        assert missing.json()["code"] == "not_found"
         health = (await http.get("/v1/health")).json()
         assert health == {"status": "ok", "protocol_version": 1, "server_version": "0.1.0"}

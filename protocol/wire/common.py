@@ -73,6 +73,9 @@ class ErrorCode(StrEnum):
     BAD_RESUME = "bad_resume"
     SEAT_TAKEN = "seat_taken"
     STARTUP_TIMEOUT = "startup_timeout"
+    RATE_LIMITED = "rate_limited"
+    NOT_FOUND = "not_found"
+    CONFLICT = "conflict"
     INTERNAL = "internal"
 
 

@@ -95,7 +95,7 @@ def create_app(server: TournamentServer) -> FastAPI:
     async def table(table_id: str) -> JSONResponse:
         status = server.table_status(table_id) or await server.stored_table(table_id)
         if status is None:
-            return _error(404, ErrorCode.MALFORMED, f"no table {table_id!r}")
+            return _error(404, ErrorCode.NOT_FOUND, f"no table {table_id!r}")
         return _json(status)
 
     @app.get("/v1/matches/{match_id}/log")

@@ -234,7 +234,7 @@ class _Session:
             now = Clock.now()
             delay = bucket.take(now)
             if bucket.flooding:
-                self.conn.error(ErrorCode.UNEXPECTED_MESSAGE, "too many messages: disconnected")
+                self.conn.error(ErrorCode.RATE_LIMITED, "too many messages: disconnected")
                 self.conn.close(CLOSE_POLICY, "flooding")
                 return
             if delay:
