@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 from protocol.errors import MahjongError
@@ -423,12 +423,12 @@ def project(event: Event, seat: int) -> Event | None:
     if event.seat is None or event.seat == seat:
         return event
     cls = type(event)
-    if cls is Draw:
-        return replace(event, tile=None) if event.tile is not None else event  # type: ignore[type-var]
+    if cls is Draw:  # direct constructors: dataclasses.replace is slow on this hot path
+        return Draw(event.seat, event.replacement) if event.tile is not None else event  # type: ignore[attr-defined]
     if cls is Deal:
-        return replace(event, tiles=None) if event.tiles is not None else event  # type: ignore[type-var]
+        return Deal(event.seat, event.count) if event.tiles is not None else event  # type: ignore[attr-defined]
     if cls is ConcealedKong:
-        return replace(event, tile=None) if event.tile is not None else event  # type: ignore[type-var]
+        return ConcealedKong(event.seat) if event.tile is not None else event  # type: ignore[attr-defined]
     if cls is Declined:
         return None
     return event

@@ -134,8 +134,11 @@ class _Table:
     def feed(self, events: Sequence[Event]) -> None:
         mirrors = self.mirrors
         for event in events:
+            # every seat but the event's own sees the same projection: project once
+            owner = event.seat
+            others = event if owner is None else project(event, (owner + 1) % 4)
             for seat in range(4):
-                seen = project(event, seat)
+                seen = event if seat == owner else others
                 if seen is not None:
                     mirrors[seat].view.apply(seen)
                     if self.listeners[seat]:
