@@ -148,6 +148,7 @@ class _Calibration:
     def __init__(self) -> None:
         self.views: dict[int, GameView] = {}
         self.tenpai, self.danger, self.signals, self.win = _Tally(), _Tally(), _Tally(), _Tally()
+        self.deal_ins_by_shanten: dict[int, int] = defaultdict(int)
         self.pending: list[tuple[int, int, tuple[int, int]]] = []
         self.deal_in: list[int] = []
         self.gain: list[int] = []
@@ -173,8 +174,11 @@ class _Calibration:
                     self.signals.add("in exposed set" if t in shown else "not in exposed", hit)
 
     def finish_match(self, results: Sequence) -> None:
-        for hand, seat, key in self.pending:
+        last = {(hand, seat): i for i, (hand, seat, _) in enumerate(self.pending)}
+        for i, (hand, seat, key) in enumerate(self.pending):
             self.win.add(key, results[hand].winner == seat)
+            if results[hand].discarder == seat and last[(hand, seat)] == i:
+                self.deal_ins_by_shanten[key[0]] += 1
         self.pending.clear()
         for r in results:
             if r.outcome == "win":
@@ -193,6 +197,10 @@ def calibrate(matches: int, seed: int) -> None:
     log.win.show("P(win) by (shanten after discard, drawable // 12)  -> WIN_CHANCE")
     log.danger.show("P(kind in waits | waiting) by (kind, unseen, open runs)  -> danger")
     log.signals.show("P(kind in waits | waiting), soft signals (suited kinds)")
+    total = sum(log.deal_ins_by_shanten.values())
+    print("\nshare of deal-ins by the discarder's shanten after the discard")
+    for shanten, n in sorted(log.deal_ins_by_shanten.items()):
+        print(f"  {shanten}  {n / total:6.1%}  (n={n})")
     print(
         f"\naverage deal-in loss {sum(log.deal_in) / len(log.deal_in):.0f} (n={len(log.deal_in)})"
     )
