@@ -58,6 +58,10 @@ from protocol.view import (
     OwnState,
     PublicState,
     SeatView,
+    _own_discard,
+    _own_draw,
+    _pub_discard,
+    _pub_draw,
 )
 from protocol.wall import DEALER_TILES, HAND_TILES, RESERVED, Wall, shuffled_wall
 
@@ -268,8 +272,12 @@ class HandState:
         wall = self.wall  # Wall.draw(), inlined: this runs once per turn
         tile = wall.tiles[wall.front]
         wall.front += 1
-        self._emit(Draw(seat, False, _TILES[tile]))
-        self._pending = {seat: turn_actions(self.owns[seat], self.public)}
+        ev = Draw(seat, False, _TILES[tile])
+        self.events.append(ev)  # _emit(ev), inlined: the handlers a view runs for a draw
+        own = self.owns[seat]
+        _pub_draw(self.public, ev)
+        _own_draw(own, ev)
+        self._pending = {seat: turn_actions(own, self.public)}
 
     def _replace(self, seat: int) -> None:
         """Every kong draws its replacement from the back (R8)."""
@@ -279,8 +287,12 @@ class HandState:
     def _act(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
         kind = action.kind
         if kind is ActionKind.DISCARD:
-            self._emit(Discard(seat, action.tile))  # type: ignore[arg-type]
-            self._after_discard(seat, action.tile)  # type: ignore[arg-type]
+            tile = action.tile
+            ev = Discard(seat, tile)  # type: ignore[arg-type]
+            self.events.append(ev)  # _emit(ev), inlined: the handlers a view runs
+            _pub_discard(self.public, ev)
+            _own_discard(self.owns[seat], ev)
+            self._after_discard(seat, tile)  # type: ignore[arg-type]
         elif kind is ActionKind.WIN:
             self._win(seat, self.owns[seat].drawn, None)  # type: ignore[arg-type]
         elif kind is ActionKind.CONCEALED_KONG:

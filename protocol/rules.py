@@ -16,7 +16,7 @@ that list. The rules applied (see ``RULINGS.md``):
 
 >>> from protocol.view import SeatView
 >>> v = SeatView(0)
->>> v.own.counts[Tile.M5] = 2; v.own.counts[Tile.P1] = 2; v.public.concealed[0] = 4
+>>> v.own.counts[Tile.M5] = 2; v.own.counts[Tile.P1] = 2; v.own.recount(); v.public.concealed[0] = 4
 >>> v.public.phase, v.public.turn, v.public.pending_tile, v.public.wall_left = 3, 3, Tile.M5, 60
 >>> [str(a) for a in legal_actions(v.own, v.public)]  # 5m completes 555m 11p
 ['win', 'pung', 'pass']
@@ -40,6 +40,9 @@ from protocol.actions import (
 )
 from protocol.analysis import is_winning_counts
 from protocol.melds import MeldKind
+from protocol.shapes import GROUP as _GROUP
+from protocol.shapes import POWER as _POWER
+from protocol.shapes import win_codes
 from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import CLAIMS, OVER, TURN_CLAIMED, TURN_DRAWN, OwnState, PublicState
 from protocol.wall import RESERVED
@@ -59,6 +62,7 @@ CLAIM_MIN_DRAWABLE = 4
 _PUNG = MeldKind.PUNG
 _CLAIM_WALL = RESERVED + CLAIM_MIN_DRAWABLE
 """Tiles that must be left in the wall for chow, pung and exposed kong (R3)."""
+_SUIT_WIN, _HONOR_WIN = win_codes()
 _NO_ACTIONS: tuple[Action, ...] = ()
 _WIN_OR_PASS: tuple[Action, ...] = (WIN, PASS)
 
@@ -109,8 +113,10 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
         discards.remove(DISCARD[banned])
         return tuple(discards)
     out: list[Action] = []
-    if not own.passed_win and not own.kong_block and is_winning_counts(counts):
-        out.append(WIN)
+    if not own.passed_win and not own.kong_block:
+        k0, k1, k2, k3 = own.keys
+        if _SUIT_WIN[k0] + _SUIT_WIN[k1] + _SUIT_WIN[k2] + _HONOR_WIN[k3] == 1:
+            out.append(WIN)
     if pub.wall_left > RESERVED and 4 in counts:  # R2: no concealed kong on the last tile
         out.extend([CONCEALED_KONG[k] for k in range(KIND_COUNT) if counts[k] == 4])
     melds = pub.melds[own.seat]
@@ -132,17 +138,13 @@ def claim_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     counts = own.counts
     held = counts[tile]
     is_next = seat == (pub.turn + 1) % 4
-    # completes(counts, tile), inlined (this runs three times per discard)
-    win = held > 0
-    if not win:
-        for k in _NEIGHBOURS[tile]:
-            if counts[k]:
-                win = True
-                break
-    if win:
-        counts[tile] = held + 1
-        win = is_winning_counts(counts)
-        counts[tile] = held
+    # does the discard complete the hand? (three times per discard: table reads on the
+    # seat's group keys, see protocol.shapes; the other groups must be complete as they are)
+    k0, k1, k2, k3 = keys = own.keys
+    g = _GROUP[tile]
+    rest = _SUIT_WIN[k0] + _SUIT_WIN[k1] + _SUIT_WIN[k2] + _HONOR_WIN[k3]
+    rest -= _HONOR_WIN[k3] if g == 3 else _SUIT_WIN[keys[g]]
+    win = rest <= 1 and rest + (_HONOR_WIN if g == 3 else _SUIT_WIN)[keys[g] + _POWER[tile]] == 1
     if (held < 2 and not (is_next and tile < 27)) or pub.wall_left < _CLAIM_WALL:
         return _WIN_OR_PASS if win else _NO_ACTIONS  # R3: only a win near the end
     out: list[Action] = [WIN] if win else []

@@ -50,6 +50,7 @@ from protocol.events import (
     Win,
 )
 from protocol.melds import Meld, MeldKind
+from protocol.shapes import GROUP, POWER, encode
 from protocol.tiles import KIND_COUNT, TILE_COUNT, Tile
 from protocol.wall import RESERVED
 
@@ -146,8 +147,20 @@ class OwnState:
     passed_pung: set[int] = field(default_factory=set)
     kong_block: bool = False
     """After an exposed kong: no self-draw win until own discard or added kong (R9)."""
+    keys: list[int] = field(init=False)
+    """``counts`` as the four group keys of :mod:`protocol.shapes`, kept in step by the
+    handlers below so that win checks are table reads (no encoding)."""
+
+    def __post_init__(self) -> None:
+        self.keys = encode(self.counts)
+
+    def recount(self) -> None:
+        """Bring :attr:`keys` back in step after changing ``counts`` by hand (tools and
+        tests that craft a state; events keep them in step by themselves)."""
+        self.keys = encode(self.counts)
 
     def reset(self) -> None:
+        self.keys = [0, 0, 0, 0]
         self.counts = [0] * KIND_COUNT
         self.concealed_kongs = []
         self.drawn = None
@@ -297,19 +310,24 @@ def _own_hand_start(o: OwnState, ev: HandStart) -> None:
 
 def _own_deal(o: OwnState, ev: Deal) -> None:
     assert ev.tiles is not None
-    counts = o.counts
+    counts, keys = o.counts, o.keys
     for t in ev.tiles:
         counts[t] += 1
+        keys[GROUP[t]] += POWER[t]
     o.drawn = ev.tiles[-1] if len(ev.tiles) == 17 else None
 
 
 def _own_draw(o: OwnState, ev: Draw) -> None:
-    o.counts[ev.tile] += 1  # type: ignore[index]
-    o.drawn = ev.tile
+    t = ev.tile
+    o.counts[t] += 1  # type: ignore[index]
+    o.keys[GROUP[t]] += POWER[t]  # type: ignore[index]
+    o.drawn = t
 
 
 def _own_discard(o: OwnState, ev: Discard) -> None:
-    o.counts[ev.tile] -= 1
+    t = ev.tile
+    o.counts[t] -= 1
+    o.keys[GROUP[t]] -= POWER[t]
     o.drawn = None
     o.passed_win = False  # R9: cleared by one's own discard
     o.passed_pung.clear()
@@ -320,19 +338,23 @@ def _own_chow(o: OwnState, ev: Chow) -> None:
     a, b = ev.tiles
     o.counts[a] -= 1
     o.counts[b] -= 1
+    o.keys[GROUP[a]] -= POWER[a] + POWER[b]  # a chow's tiles share a suit
 
 
 def _own_pung(o: OwnState, ev: Pung) -> None:
     o.counts[ev.tile] -= 2
+    o.keys[GROUP[ev.tile]] -= 2 * POWER[ev.tile]
 
 
 def _own_exposed_kong(o: OwnState, ev: ExposedKong) -> None:
     o.counts[ev.tile] -= 3
+    o.keys[GROUP[ev.tile]] -= 3 * POWER[ev.tile]
     o.kong_block = True  # R9: no self-draw on the replacement nor after
 
 
 def _own_added_kong(o: OwnState, ev: AddedKong) -> None:
     o.counts[ev.tile] -= 1
+    o.keys[GROUP[ev.tile]] -= POWER[ev.tile]
     o.drawn = None
     o.passed_win = False  # R9: cleared before the replacement is drawn
     o.kong_block = False
@@ -340,6 +362,7 @@ def _own_added_kong(o: OwnState, ev: AddedKong) -> None:
 
 def _own_concealed_kong(o: OwnState, ev: ConcealedKong) -> None:
     o.counts[ev.tile] -= 4  # type: ignore[index]
+    o.keys[GROUP[ev.tile]] -= 4 * POWER[ev.tile]  # type: ignore[index]
     o.concealed_kongs.append(ev.tile)  # type: ignore[arg-type]
     o.drawn = None
 
