@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -410,6 +410,16 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
         return cls(**kwargs)
     except (KeyError, TypeError, ValueError) as exc:
         raise EventParseError(f"{data!r}: {exc}") from None
+
+
+def project_all(events: Iterable[Event], seat: int) -> list[Event]:
+    """The events ``seat`` sees, each as it sees it (see :func:`project`)."""
+    out = []
+    for ev in events:
+        seen = project(ev, seat)
+        if seen is not None:
+            out.append(seen)
+    return out
 
 
 def project(event: Event, seat: int) -> Event | None:

@@ -45,7 +45,7 @@ from protocol.events import (
     HandStart,
     Pung,
     Win,
-    project,
+    project_all,
 )
 from protocol.melds import Meld, MeldKind
 from protocol.rules import claim_actions, turn_actions, why_illegal
@@ -193,12 +193,7 @@ class HandState:
 
     def projected_events(self, seat: int) -> list[Event]:
         """The events as ``seat`` may see them (:func:`protocol.events.project`)."""
-        out = []
-        for ev in self.events:
-            seen = project(ev, seat)
-            if seen is not None:
-                out.append(seen)
-        return out
+        return project_all(self.events, seat)
 
     def tiles_in_play(self) -> list[int]:
         """How many tiles of each kind are in the wall, hands, melds and rivers: always

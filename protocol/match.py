@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from protocol.actions import Action
-from protocol.events import Event, HandResult, MatchEnd, project
+from protocol.events import Event, HandResult, MatchEnd, project_all
 from protocol.hand_state import HandOverError, HandState, Scorer
 from protocol.scoring import score_win
 from protocol.tiles import Tile
@@ -146,9 +146,4 @@ class Match:
 
     def projected_events(self, seat: int) -> list[Event]:
         """The match's events as ``seat`` may see them."""
-        out = []
-        for ev in self.events:
-            seen = project(ev, seat)
-            if seen is not None:
-                out.append(seen)
-        return out
+        return project_all(self.events, seat)

@@ -98,6 +98,19 @@ class PlayerTally:
     outcomes: dict[str, int] = field(default_factory=dict)
     timing: TimingHistogram = field(default_factory=TimingHistogram)
 
+    def add(self, t: PlayerTally) -> None:
+        """Add another tally into this one (the arena sums a bot's players and deals)."""
+        self.points += t.points
+        self.hands += t.hands
+        self.wins += t.wins
+        self.self_draws += t.self_draws
+        self.deal_ins += t.deal_ins
+        self.tai += t.tai
+        self.draws += t.draws
+        for k, n in t.outcomes.items():
+            self.outcomes[k] = self.outcomes.get(k, 0) + n
+        self.timing.merge(t.timing)
+
     @property
     def fallbacks(self) -> int:
         return sum(n for k, n in self.outcomes.items() if k != Outcome.OK)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sdk.arena.deal import DealRecord, PlayerTally
@@ -31,33 +31,6 @@ from sdk.arena.timing import TimingHistogram
 from sdk.budget import Outcome
 
 __all__ = ["Aggregator", "ArenaResult", "BotStats", "PairStats"]
-
-
-@dataclass(slots=True)
-class _Totals:
-    """Running sums of one bot's tallies."""
-
-    points: int = 0
-    hands: int = 0
-    wins: int = 0
-    self_draws: int = 0
-    deal_ins: int = 0
-    tai: int = 0
-    draws: int = 0
-    outcomes: dict[str, int] = field(default_factory=dict)
-    timing: TimingHistogram = field(default_factory=TimingHistogram)
-
-    def add(self, t: PlayerTally) -> None:
-        self.points += t.points
-        self.hands += t.hands
-        self.wins += t.wins
-        self.self_draws += t.self_draws
-        self.deal_ins += t.deal_ins
-        self.tai += t.tai
-        self.draws += t.draws
-        for k, n in t.outcomes.items():
-            self.outcomes[k] = self.outcomes.get(k, 0) + n
-        self.timing.merge(t.timing)
 
 
 def _rate(count: int, total: int) -> float:
@@ -213,7 +186,7 @@ class Aggregator:
         self.labels = list(dict.fromkeys(labels))
         self.specs = dict(zip(labels, specs or labels, strict=True))
         self.groups = {b: tuple(p for p, x in enumerate(labels) if x == b) for b in self.labels}
-        self.totals = {b: _Totals() for b in self.labels}
+        self.totals = {b: PlayerTally() for b in self.labels}
         self._deals: dict[int, dict[str, float]] = {}
         self.matches = 0
         self.hands = 0
