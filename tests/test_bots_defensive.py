@@ -6,11 +6,11 @@ model: value = win chance x gain - threat x danger x loss).
 
 from __future__ import annotations
 
-from bots.defensive import DefensiveBot, danger, threat
+from bots.defensive import DefensiveBot, danger, next_wait, threat
 from bots.greedy import GreedyBot
-from protocol.actions import DISCARD, Action
+from protocol.actions import DISCARD, PASS, Action, ActionKind
 from protocol.analysis import shanten
-from protocol.tiles import Tile
+from protocol.tiles import Tile, parse_tiles, tiles_to_counts
 from tests.test_bots_greedy import table
 
 # Three opponents, four melds each and nine discards: all very likely waiting. Two W
@@ -74,3 +74,39 @@ def test_pushes_on_a_quiet_table() -> None:
     rivers = {1: "W 1m 9p 1s E N", 2: "W 9m 1p 9s C F", 3: "P 1m 9p 2s 8m 2p"}
     kw = {"rivers": rivers, "melds": melds, "wall_left": 56}
     assert decide(DefensiveBot(), WAITING, **kw) is DISCARD[Tile.S5]
+
+
+def test_no_claim_that_only_adds_acceptance() -> None:
+    # 123m 8m 1234p 678p 3456s 8s: one tile from waiting. Seat 3 throws 2p: chowing it
+    # with 1p 3p (and throwing 8m) leaves the hand one tile from waiting as before, with
+    # more unseen acceptance (21 against 13). Greedy claims; defensive passes, since a
+    # claim that does not bring the hand closer spends two tiles of a concealed hand.
+    hand = "123m 8m 1234p 678p 3456s 8s"
+    kw = {"rivers": {3: "2p"}, "discard_by": 3}
+    assert decide(GreedyBot(), hand, **kw).kind is ActionKind.CHOW
+    assert decide(DefensiveBot(), hand, **kw) is PASS
+
+
+def test_claims_that_bring_the_hand_closer() -> None:
+    # The greedy test hand: pung EE brings it from one tile away to waiting. Both claim.
+    hand = "123m 456m 789p 55s EE 79s C"
+    kw = {"rivers": {2: "E"}, "discard_by": 2}
+    assert decide(DefensiveBot(), hand, **kw) == decide(GreedyBot(), hand, **kw)
+    assert decide(DefensiveBot(), hand, **kw).kind is ActionKind.PUNG
+
+
+def test_waits_on_what_greedy_players_throw() -> None:
+    # 123m 456m 789p 234s 567s, with N and 5p left: throwing either waits on a single
+    # tile with 3 unseen copies. Greedy throws N (its least useful kind); defensive
+    # keeps it, since greedy opponents let go of a useless wind long before a 5p.
+    hand = "123m 456m 789p 234s 567s N 5p"
+    assert decide(GreedyBot(), hand) is DISCARD[Tile.N]
+    assert decide(DefensiveBot(), hand) is DISCARD[Tile.P5]
+
+
+def test_next_wait_looks_one_draw_ahead() -> None:
+    # 45p 1m 9s (one set and a pair wanted): a 3p or 6p (4 unseen each) makes 345p or
+    # 456p, then a single-tile wait on 1m or 9s (3 unseen); a 1m or 9s (3 unseen each)
+    # makes the pair, then the 45p wait on 3p and 6p (8 unseen).
+    counts = tiles_to_counts(parse_tiles("45p 1m 9s"))
+    assert next_wait(counts, counts) == 4 * 3 + 4 * 3 + 3 * 8 + 3 * 8
