@@ -48,7 +48,7 @@ from protocol.events import (
     project_all,
 )
 from protocol.melds import Meld, MeldKind
-from protocol.rules import claim_actions, turn_actions, why_illegal
+from protocol.rules import claim_window, turn_actions, why_illegal
 from protocol.scoring import ScoreResult, WinSituation, score_win
 from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import (
@@ -79,8 +79,6 @@ Scorer = Callable[[WinSituation], ScoreResult]
 _TILES: tuple[Tile, ...] = tuple(Tile)
 _DISCARD = ActionKind.DISCARD
 _WINDS = frozenset({Tile.E, Tile.S, Tile.W, Tile.N})
-_OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
-"""The other seats in claim-priority order: from the discarder's next seat (R5)."""
 _NO_PENDING: Mapping[int, tuple[Action, ...]] = MappingProxyType({})
 
 
@@ -224,15 +222,15 @@ class HandState:
         legal = self._pending.get(seat)
         if legal is None or action not in legal:
             raise self._refusal(seat, action)
-        start = len(self.events)
+        events = self.events
+        start = len(events)
         if self.public.phase == CLAIMS:
             self._decide(seat, action)
         elif action.kind is _DISCARD:  # the common case first
-            self._emit(Discard(seat, action.tile))  # type: ignore[arg-type]
-            self._after_discard(seat, action.tile)  # type: ignore[arg-type]
+            self._discard(seat, action.tile)  # type: ignore[arg-type]
         else:
             self._act(seat, action, legal)
-        return self.events[start:]
+        return events[start:]
 
     # --- internals ---------------------------------------------------------------------
 
@@ -269,10 +267,10 @@ class HandState:
         wall.front += 1
         ev = Draw(seat, False, _TILES[tile])
         self.events.append(ev)  # _emit(ev), inlined: the handlers a view runs for a draw
-        own = self.owns[seat]
-        _pub_draw(self.public, ev)
+        own, pub = self.owns[seat], self.public
+        _pub_draw(pub, ev)
         _own_draw(own, ev)
-        self._pending = {seat: turn_actions(own, self.public)}
+        self._pending = {seat: turn_actions(own, pub)}
 
     def _replace(self, seat: int) -> None:
         """Every kong draws its replacement from the back (R8)."""
@@ -280,15 +278,9 @@ class HandState:
         self._open_turn()
 
     def _act(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
+        """A turn action other than a discard (:meth:`apply` routes discards)."""
         kind = action.kind
-        if kind is ActionKind.DISCARD:
-            tile = action.tile
-            ev = Discard(seat, tile)  # type: ignore[arg-type]
-            self.events.append(ev)  # _emit(ev), inlined: the handlers a view runs
-            _pub_discard(self.public, ev)
-            _own_discard(self.owns[seat], ev)
-            self._after_discard(seat, tile)  # type: ignore[arg-type]
-        elif kind is ActionKind.WIN:
+        if kind is ActionKind.WIN:
             self._win(seat, self.owns[seat].drawn, None)  # type: ignore[arg-type]
         elif kind is ActionKind.CONCEALED_KONG:
             if legal[0] is WIN:  # R9: a concealed kong instead of a win is a passed win
@@ -300,8 +292,15 @@ class HandState:
             self._emit(AddedKong(seat, action.tile))  # type: ignore[arg-type]
             self._replace(seat)
 
-    def _after_discard(self, seat: int, tile: Tile) -> None:
+    def _discard(self, seat: int, tile: Tile) -> None:
+        """``seat`` discards ``tile``; then the claim window opens, or (usually: nobody
+        may claim) the next seat draws. Runs once per turn, so the Discard handlers are
+        applied directly (as :meth:`_emit` would) and the no-claim case is inlined."""
+        ev = Discard(seat, tile)
+        self.events.append(ev)
         pub = self.public
+        _pub_discard(pub, ev)
+        _own_discard(self.owns[seat], ev)
         opening = pub.opening_discards
         if (
             pub.first_round and len(opening) == 4 and tile in _WINDS and opening.count(tile) == 4
@@ -309,20 +308,19 @@ class HandState:
             self._emit(FourWindsAbort())
             self._end(HandResult("four_winds"))
             return
-        claims = {}
-        owns = self.owns
-        for other in _OTHERS[seat]:
-            options = claim_actions(owns[other], pub)
-            if options:
-                claims[other] = options
+        claims = claim_window(self.owns, pub)
         if claims:
             self._claims = claims
             self._decisions = {}
             self._pending = dict(claims)
+        elif pub.wall_left <= RESERVED:  # _no_claim(seat), inlined
+            self._emit(ExhaustiveDraw())
+            self._end(HandResult("exhaustive_draw"))
         else:
-            self._no_claim(seat)
+            self._draw((seat + 1) % 4)
 
     def _no_claim(self, discarder: int) -> None:
+        """Nobody claimed the discard: the next seat draws, unless it was the last (R2)."""
         if self.public.wall_left <= RESERVED:  # R2: nobody won the last discard
             self._emit(ExhaustiveDraw())
             self._end(HandResult("exhaustive_draw"))

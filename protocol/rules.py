@@ -24,6 +24,7 @@ that list. The rules applied (see ``RULINGS.md``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 
 from protocol.actions import (
@@ -50,6 +51,7 @@ from protocol.wall import RESERVED
 __all__ = [
     "CLAIM_MIN_DRAWABLE",
     "claim_actions",
+    "claim_window",
     "completes",
     "legal_actions",
     "turn_actions",
@@ -64,6 +66,7 @@ _CLAIM_WALL = RESERVED + CLAIM_MIN_DRAWABLE
 """Tiles that must be left in the wall for chow, pung and exposed kong (R3)."""
 _SUIT_WIN, _HONOR_WIN = win_codes()
 _NO_ACTIONS: tuple[Action, ...] = ()
+_IS_FOUR = (4).__eq__
 _WIN_OR_PASS: tuple[Action, ...] = (WIN, PASS)
 
 
@@ -72,6 +75,24 @@ _NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     for k in range(KIND_COUNT)
 )
 """Suited kinds that can share a chow with each kind (none for honors)."""
+
+
+_OTHER_GROUPS: tuple[tuple[tuple[int, bytes], ...], ...] = tuple(
+    tuple((h, _HONOR_WIN if h == 3 else _SUIT_WIN) for h in range(4) if h != g) for g in range(4)
+)
+"""For each group, the other three groups and their win-code tables."""
+
+
+_CHOWS_OF: tuple[tuple[tuple[int, int, Action], ...], ...] = tuple(
+    tuple(
+        (a, b, CHOW[(a, b)])
+        for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2))
+        if k < 27 and a >= 0 and b < 27 and a // 9 == b // 9 == k // 9
+    )
+    for k in range(KIND_COUNT)
+)
+"""For each kind, the chows that claim it: the two own tiles and the action, in
+:attr:`Action.sort_key` order (none for honors)."""
 
 
 def completes(counts: list[int], tile: int) -> bool:
@@ -115,16 +136,19 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     out: list[Action] = []
     if not own.passed_win and not own.kong_block:
         k0, k1, k2, k3 = own.keys
-        if _SUIT_WIN[k0] + _SUIT_WIN[k1] + _SUIT_WIN[k2] + _HONOR_WIN[k3] == 1:
+        m = _SUIT_WIN[k0]  # complete groups only (codes 0 or 1): usually the first is not
+        if m <= 1 and m + _SUIT_WIN[k1] + _SUIT_WIN[k2] + _HONOR_WIN[k3] == 1:
             out.append(WIN)
-    if pub.wall_left > RESERVED and 4 in counts:  # R2: no concealed kong on the last tile
-        out.extend([CONCEALED_KONG[k] for k in range(KIND_COUNT) if counts[k] == 4])
+    if 4 in counts and pub.wall_left > RESERVED:  # R2: no concealed kong on the last tile
+        out.extend(compress(CONCEALED_KONG, map(_IS_FOUR, counts)))
     melds = pub.melds[own.seat]
     if melds:
         added = [m.tile for m in melds if m.kind is _PUNG and counts[m.tile]]
         if added:
             added.sort()
             out.extend([ADDED_KONG[k] for k in added])
+    if not out:  # the usual case: discards only
+        return tuple(compress(DISCARD, counts))
     out.extend(compress(DISCARD, counts))
     return tuple(out)
 
@@ -132,46 +156,64 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
 def claim_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     """The seat's options on another seat's discard ``pub.pending_tile``; empty if it
     may only pass."""
-    tile = pub.pending_tile
-    assert tile is not None
-    seat = own.seat
-    counts = own.counts
-    held = counts[tile]
-    is_next = seat == (pub.turn + 1) % 4
-    # does the discard complete the hand? (three times per discard: table reads on the
-    # seat's group keys, see protocol.shapes; the other groups must be complete as they are)
-    k0, k1, k2, k3 = keys = own.keys
-    g = _GROUP[tile]
-    rest = _SUIT_WIN[k0] + _SUIT_WIN[k1] + _SUIT_WIN[k2] + _HONOR_WIN[k3]
-    rest -= _HONOR_WIN[k3] if g == 3 else _SUIT_WIN[keys[g]]
-    win = rest <= 1 and rest + (_HONOR_WIN if g == 3 else _SUIT_WIN)[keys[g] + _POWER[tile]] == 1
-    if (held < 2 and not (is_next and tile < 27)) or pub.wall_left < _CLAIM_WALL:
-        return _WIN_OR_PASS if win else _NO_ACTIONS  # R3: only a win near the end
-    out: list[Action] = [WIN] if win else []
-    if held >= 3 and not is_next:  # R8: not by the discarder's next seat
-        out.append(KONG)
-    # R6: after a pung (chow) at least one tile not of the claimed kind must remain.
-    others = pub.concealed[seat] - held
-    if held >= 2 and tile not in own.passed_pung and others > 0:  # R9 passed pung
-        out.append(PUNG)
-    if is_next and tile < 27 and pub.last_discard[seat] != tile and others > 2:  # R5, R7
-        out.extend(_chows(counts, tile))
-    if not out:
-        return _NO_ACTIONS
-    out.append(PASS)
-    return tuple(out)
+    return _claims(pub, (own,)).get(own.seat, _NO_ACTIONS)
 
 
-def _chows(counts: list[int], tile: int) -> list[Action]:
-    r = tile % 9
-    out = []
-    if r >= 2 and counts[tile - 2] and counts[tile - 1]:
-        out.append(CHOW[(tile - 2, tile - 1)])
-    if 1 <= r <= 7 and counts[tile - 1] and counts[tile + 1]:
-        out.append(CHOW[(tile - 1, tile + 1)])
-    if r <= 6 and counts[tile + 1] and counts[tile + 2]:
-        out.append(CHOW[(tile + 1, tile + 2)])
-    return out
+def claim_window(owns: Sequence[OwnState], pub: PublicState) -> dict[int, tuple[Action, ...]]:
+    """:func:`claim_actions` of the three seats other than the discarder ``pub.turn``, in
+    claim-priority order (from the discarder's next seat, R5), leaving out the seats that
+    may only pass. ``owns`` is indexed by seat. The referee asks this after every discard,
+    and usually nobody has a claim; one pass over the three seats shares the work that
+    depends only on the discard."""
+    turn = pub.turn
+    return _claims(pub, (owns[(turn + 1) % 4], owns[(turn + 2) % 4], owns[(turn + 3) % 4]))
+
+
+def _claims(pub: PublicState, owns: Sequence[OwnState]) -> dict[int, tuple[Action, ...]]:
+    """The claim rules (see the module docstring) for each of ``owns``; the seats with a
+    claim, in the order given. One loop for :func:`claim_actions` and :func:`claim_window`,
+    so there is one copy of the rules."""
+    pending = pub.pending_tile
+    assert pending is not None
+    tile = int(pending)  # a plain int: cheaper as an index than the Tile enum
+    next_seat = (pub.turn + 1) % 4
+    suited = tile < 27
+    late = pub.wall_left < _CLAIM_WALL  # R3: only a win near the end
+    g, power = _GROUP[tile], _POWER[tile]
+    codes = _HONOR_WIN if g == 3 else _SUIT_WIN
+    (a, codes_a), (b, codes_b), (c, codes_c) = _OTHER_GROUPS[g]
+    found: dict[int, tuple[Action, ...]] = {}
+    for own in owns:
+        seat = own.seat
+        # does the discard complete the hand? (table reads on the seat's group keys, see
+        # protocol.shapes): the three other groups must be complete as they are, which the
+        # first of them usually rules out at once.
+        keys = own.keys
+        win = False
+        rest = codes_a[keys[a]]
+        if rest <= 1:
+            rest += codes_b[keys[b]] + codes_c[keys[c]]
+            win = rest <= 1 and rest + codes[keys[g] + power] == 1
+        counts = own.counts
+        held = counts[tile]
+        is_next = seat == next_seat
+        if late or (held < 2 and not (is_next and suited)):
+            if win:
+                found[seat] = _WIN_OR_PASS
+            continue
+        out: list[Action] = [WIN] if win else []
+        if held >= 3 and not is_next:  # R8: not by the discarder's next seat
+            out.append(KONG)
+        # R6: after a pung (chow) at least one tile not of the claimed kind must remain.
+        others = pub.concealed[seat] - held
+        if held >= 2 and tile not in own.passed_pung and others > 0:  # R9 passed pung
+            out.append(PUNG)
+        if is_next and suited and pub.last_discard[seat] != tile and others > 2:  # R5, R7
+            out.extend([chow for a, b, chow in _CHOWS_OF[tile] if counts[a] and counts[b]])
+        if out:
+            out.append(PASS)
+            found[seat] = tuple(out)
+    return found
 
 
 def why_illegal(own: OwnState, pub: PublicState, action: Action) -> str:

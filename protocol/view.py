@@ -330,7 +330,8 @@ def _own_discard(o: OwnState, ev: Discard) -> None:
     o.keys[GROUP[t]] -= POWER[t]
     o.drawn = None
     o.passed_win = False  # R9: cleared by one's own discard
-    o.passed_pung.clear()
+    if o.passed_pung:
+        o.passed_pung.clear()
     o.kong_block = False
 
 
