@@ -152,7 +152,8 @@ class OwnState:
     handlers below so that win checks are table reads (no encoding)."""
 
     def __post_init__(self) -> None:
-        self.keys = encode(self.counts)
+        counts = self.counts  # usually the fresh zeros: no need to encode them
+        self.keys = encode(counts) if any(counts) else [0, 0, 0, 0]
 
     def recount(self) -> None:
         """Bring :attr:`keys` back in step after changing ``counts`` by hand (tools and
@@ -210,6 +211,20 @@ def _pub_discard(p: PublicState, ev: Discard) -> None:
     p.banned = None
 
 
+_MELDS: dict[tuple[MeldKind, int, int | None, int | None], Meld] = {}
+
+
+def _meld(kind: MeldKind, tile: int, called: int | None, source: int | None) -> Meld:
+    """``Meld(kind, tile, called, source)``, one shared instance per combination (melds
+    are immutable values and there are at most a few thousand): building and validating
+    a Meld costs more than the rest of a claim's handler."""
+    key = (kind, tile, called, source)
+    meld = _MELDS.get(key)
+    if meld is None:
+        meld = _MELDS[key] = Meld(kind, tile, called, source)
+    return meld
+
+
 def _claimed(p: PublicState, seat: int, meld: Meld, taken: int, phase: int) -> None:
     p.melds[seat].append(meld)
     p.concealed[seat] -= taken
@@ -222,20 +237,20 @@ def _claimed(p: PublicState, seat: int, meld: Meld, taken: int, phase: int) -> N
 def _pub_chow(p: PublicState, ev: Chow) -> None:
     a, b = ev.tiles
     low = min(a, ev.tile)
-    _claimed(p, ev.seat, Meld(MeldKind.CHOW, low, ev.tile, ev.from_seat), 2, TURN_CLAIMED)
+    _claimed(p, ev.seat, _meld(MeldKind.CHOW, low, ev.tile, ev.from_seat), 2, TURN_CLAIMED)
     p.visible[a] += 1
     p.visible[b] += 1
     p.banned = ev.tile
 
 
 def _pub_pung(p: PublicState, ev: Pung) -> None:
-    _claimed(p, ev.seat, Meld(MeldKind.PUNG, ev.tile, ev.tile, ev.from_seat), 2, TURN_CLAIMED)
+    _claimed(p, ev.seat, _meld(MeldKind.PUNG, ev.tile, ev.tile, ev.from_seat), 2, TURN_CLAIMED)
     p.visible[ev.tile] += 2
     p.banned = ev.tile
 
 
 def _pub_exposed_kong(p: PublicState, ev: ExposedKong) -> None:
-    meld = Meld(MeldKind.EXPOSED_KONG, ev.tile, ev.tile, ev.from_seat)
+    meld = _meld(MeldKind.EXPOSED_KONG, ev.tile, ev.tile, ev.from_seat)
     _claimed(p, ev.seat, meld, 3, KONG_REPLACEMENT)
     p.visible[ev.tile] += 3
 
@@ -244,7 +259,7 @@ def _pub_added_kong(p: PublicState, ev: AddedKong) -> None:
     melds = p.melds[ev.seat]
     for i, m in enumerate(melds):
         if m.kind is MeldKind.PUNG and m.tile == ev.tile:
-            melds[i] = Meld(MeldKind.ADDED_KONG, m.tile, m.called, m.source)
+            melds[i] = _meld(MeldKind.ADDED_KONG, m.tile, m.called, m.source)
             break
     p.concealed[ev.seat] -= 1
     p.visible[ev.tile] += 1
@@ -309,12 +324,13 @@ def _own_hand_start(o: OwnState, ev: HandStart) -> None:
 
 
 def _own_deal(o: OwnState, ev: Deal) -> None:
-    assert ev.tiles is not None
+    tiles = ev.tiles
+    assert tiles is not None
     counts, keys = o.counts, o.keys
-    for t in ev.tiles:
+    for t in tiles:
         counts[t] += 1
         keys[GROUP[t]] += POWER[t]
-    o.drawn = ev.tiles[-1] if len(ev.tiles) == 17 else None
+    o.drawn = tiles[-1] if len(tiles) == 17 else None
 
 
 def _own_draw(o: OwnState, ev: Draw) -> None:
