@@ -79,6 +79,8 @@ Scorer = Callable[[WinSituation], ScoreResult]
 _TILES: tuple[Tile, ...] = tuple(Tile)
 _DISCARD = ActionKind.DISCARD
 _WINDS = frozenset({Tile.E, Tile.S, Tile.W, Tile.N})
+_OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
+"""The other seats in claim-priority order: from the discarder's next seat (R5)."""
 _NO_PENDING: Mapping[int, tuple[Action, ...]] = MappingProxyType({})
 
 
@@ -308,7 +310,9 @@ class HandState:
             self._emit(FourWindsAbort())
             self._end(HandResult("four_winds"))
             return
-        claims = claim_window(self.owns, pub)
+        owns = self.owns
+        first, second, third = _OTHERS[seat]
+        claims = claim_window(pub, (owns[first], owns[second], owns[third]))
         if claims:
             self._claims = claims
             self._decisions = {}

@@ -156,23 +156,15 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
 def claim_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
     """The seat's options on another seat's discard ``pub.pending_tile``; empty if it
     may only pass."""
-    return _claims(pub, (own,)).get(own.seat, _NO_ACTIONS)
+    return claim_window(pub, (own,)).get(own.seat, _NO_ACTIONS)
 
 
-def claim_window(owns: Sequence[OwnState], pub: PublicState) -> dict[int, tuple[Action, ...]]:
-    """:func:`claim_actions` of the three seats other than the discarder ``pub.turn``, in
-    claim-priority order (from the discarder's next seat, R5), leaving out the seats that
-    may only pass. ``owns`` is indexed by seat. The referee asks this after every discard,
-    and usually nobody has a claim; one pass over the three seats shares the work that
-    depends only on the discard."""
-    turn = pub.turn
-    return _claims(pub, (owns[(turn + 1) % 4], owns[(turn + 2) % 4], owns[(turn + 3) % 4]))
-
-
-def _claims(pub: PublicState, owns: Sequence[OwnState]) -> dict[int, tuple[Action, ...]]:
-    """The claim rules (see the module docstring) for each of ``owns``; the seats with a
-    claim, in the order given. One loop for :func:`claim_actions` and :func:`claim_window`,
-    so there is one copy of the rules."""
+def claim_window(pub: PublicState, owns: Sequence[OwnState]) -> dict[int, tuple[Action, ...]]:
+    """:func:`claim_actions` of each of ``owns`` (seats other than the discarder), by
+    seat in the order given, leaving out the seats that may only pass. The referee asks
+    this after every discard for the other three seats in claim-priority order, and
+    usually nobody has a claim: one loop shares the work that depends only on the
+    discard, and is also the one copy of the claim rules (see the module docstring)."""
     pending = pub.pending_tile
     assert pending is not None
     tile = int(pending)  # a plain int: cheaper as an index than the Tile enum
@@ -184,7 +176,6 @@ def _claims(pub: PublicState, owns: Sequence[OwnState]) -> dict[int, tuple[Actio
     (a, codes_a), (b, codes_b), (c, codes_c) = _OTHER_GROUPS[g]
     found: dict[int, tuple[Action, ...]] = {}
     for own in owns:
-        seat = own.seat
         # does the discard complete the hand? (table reads on the seat's group keys, see
         # protocol.shapes): the three other groups must be complete as they are, which the
         # first of them usually rules out at once.
@@ -194,13 +185,13 @@ def _claims(pub: PublicState, owns: Sequence[OwnState]) -> dict[int, tuple[Actio
         if rest <= 1:
             rest += codes_b[keys[b]] + codes_c[keys[c]]
             win = rest <= 1 and rest + codes[keys[g] + power] == 1
-        counts = own.counts
-        held = counts[tile]
-        is_next = seat == next_seat
-        if late or (held < 2 and not (is_next and suited)):
+        held = own.counts[tile]
+        seat = own.seat
+        if late or (held < 2 and (seat != next_seat or not suited)):
             if win:
                 found[seat] = _WIN_OR_PASS
             continue
+        is_next = seat == next_seat
         out: list[Action] = [WIN] if win else []
         if held >= 3 and not is_next:  # R8: not by the discarder's next seat
             out.append(KONG)
@@ -209,7 +200,8 @@ def _claims(pub: PublicState, owns: Sequence[OwnState]) -> dict[int, tuple[Actio
         if held >= 2 and tile not in own.passed_pung and others > 0:  # R9 passed pung
             out.append(PUNG)
         if is_next and suited and pub.last_discard[seat] != tile and others > 2:  # R5, R7
-            out.extend([chow for a, b, chow in _CHOWS_OF[tile] if counts[a] and counts[b]])
+            counts = own.counts
+            out.extend([chow for x, y, chow in _CHOWS_OF[tile] if counts[x] and counts[y]])
         if out:
             out.append(PASS)
             found[seat] = tuple(out)
