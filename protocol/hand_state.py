@@ -26,7 +26,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
-from protocol.actions import PASS, PUNG, WIN, Action, ActionKind
+from protocol.actions import PUNG, WIN, Action, ActionKind
 from protocol.errors import MahjongError
 from protocol.events import (
     AddedKong,
@@ -81,6 +81,8 @@ _DISCARD = ActionKind.DISCARD
 _WINDS = frozenset({Tile.E, Tile.S, Tile.W, Tile.N})
 _OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
 """The other seats in claim-priority order: from the discarder's next seat (R5)."""
+_TAKES_ALL = (ActionKind.PUNG, ActionKind.KONG)
+"""Claims that beat a chow (R5)."""
 _NO_PENDING: Mapping[int, tuple[Action, ...]] = MappingProxyType({})
 
 
@@ -343,24 +345,22 @@ class HandState:
         pub = self.public
         discarder, tile = pub.turn, _TILES[pub.pending_tile]  # type: ignore[index]
         decisions, claims = self._decisions, self._claims
-        order = ((discarder + 1) % 4, (discarder + 2) % 4, (discarder + 3) % 4)
-        for s in order:
-            if decisions.get(s) is WIN:
+        # Every seat in ``claims`` (which is in priority order, from the discarder's next
+        # seat) has decided; the other seats could only pass.
+        for s in claims:
+            if decisions[s] is WIN:
                 self._win(s, tile, discarder)
                 return
         taker = None
-        for s in order:
-            chosen = decisions.get(s)
-            if chosen is not None and chosen.kind in (ActionKind.PUNG, ActionKind.KONG):
+        for s in claims:
+            if decisions[s].kind in _TAKES_ALL:
                 taker = s
-        if taker is None and decisions.get(order[0], PASS).kind is ActionKind.CHOW:
-            taker = order[0]
-        for s in order:  # R9: passed wins and passed pungs
-            options = claims.get(s)
-            if options is None:
-                continue
-            chosen = decisions[s]
-            could_pung = PUNG in options and chosen.kind not in (ActionKind.PUNG, ActionKind.KONG)
+        if taker is None:
+            first = (discarder + 1) % 4
+            if first in claims and decisions[first].kind is ActionKind.CHOW:
+                taker = first
+        for s, options in claims.items():  # R9: passed wins and passed pungs
+            could_pung = PUNG in options and decisions[s].kind not in _TAKES_ALL
             if options[0] is WIN or could_pung:
                 self._emit(Declined(s, tile, options[0] is WIN, could_pung))
         self._claims, self._decisions = {}, {}

@@ -133,22 +133,23 @@ def turn_actions(own: OwnState, pub: PublicState) -> tuple[Action, ...]:
         discards = list(compress(DISCARD, counts))
         discards.remove(DISCARD[banned])
         return tuple(discards)
-    out: list[Action] = []
+    win = False
     if not own.passed_win and not own.kong_block:
         k0, k1, k2, k3 = own.keys
         m = _SUIT_WIN[k0]  # complete groups only (codes 0 or 1): usually the first is not
-        if m <= 1 and m + _SUIT_WIN[k1] + _SUIT_WIN[k2] + _HONOR_WIN[k3] == 1:
-            out.append(WIN)
-    if 4 in counts and pub.wall_left > RESERVED:  # R2: no concealed kong on the last tile
-        out.extend(compress(CONCEALED_KONG, map(_IS_FOUR, counts)))
+        win = m <= 1 and m + _SUIT_WIN[k1] + _SUIT_WIN[k2] + _HONOR_WIN[k3] == 1
+    kongs = 4 in counts and pub.wall_left > RESERVED  # R2: none on the last tile
     melds = pub.melds[own.seat]
+    if not (win or kongs or melds):  # the usual case: discards only
+        return tuple(compress(DISCARD, counts))
+    out: list[Action] = [WIN] if win else []
+    if kongs:
+        out.extend(compress(CONCEALED_KONG, map(_IS_FOUR, counts)))
     if melds:
         added = [m.tile for m in melds if m.kind is _PUNG and counts[m.tile]]
         if added:
             added.sort()
             out.extend([ADDED_KONG[k] for k in added])
-    if not out:  # the usual case: discards only
-        return tuple(compress(DISCARD, counts))
     out.extend(compress(DISCARD, counts))
     return tuple(out)
 
