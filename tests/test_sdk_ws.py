@@ -77,7 +77,9 @@ async def test_mirrors_equal_the_referees_views_after_every_step() -> None:
 async def test_dropped_connections_resume_and_every_request_is_answered_in_time() -> None:
     dropped = {"3", "7", "12"}
     async with LoopbackServer(
-        seed=5, hands=2, drop_after=lambda seat, rid: seat in (0, 2) and rid.rsplit("-", 1)[-1] in dropped
+        seed=5,
+        hands=2,
+        drop_after=lambda seat, rid: seat in (0, 2) and rid.rsplit("-", 1)[-1] in dropped,
     ) as server:
         bots = {s: Snapshots(s) for s in range(4)}
         results = await play(server, bots, strict=True, reconnect=Reconnect(initial=0.01))

@@ -378,16 +378,12 @@ class TournamentServer:
         The log shows every concealed tile, so it is never served while the match runs."""
         for table in self.tables.values():
             if table.spec.match_id == match_id and not table.over:
-                raise RequestError(
-                    409, ErrorCode.CONFLICT, "the log is served after the match"
-                )
+                raise RequestError(409, ErrorCode.CONFLICT, "the log is served after the match")
         stored = await asyncio.wrap_future(self.store.load_match(match_id))
         if stored is None:
             raise RequestError(404, ErrorCode.NOT_FOUND, f"no match {match_id!r}")
         if stored.status == "running":
-            raise RequestError(
-                409, ErrorCode.CONFLICT, "the log is served after the match"
-            )
+            raise RequestError(409, ErrorCode.CONFLICT, "the log is served after the match")
         return stored
 
     async def leaderboard(self) -> Leaderboard:
