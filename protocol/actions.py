@@ -14,6 +14,11 @@ True
 >>> Action(ActionKind.DISCARD, Tile.E) is Action.discard(Tile.E), Action.parse("pung")
 (True, Action.parse('pung'))
 
+Build them from notation, tiles or ints; the claims without a tile are constants too:
+
+>>> Action.discard("9s"), Action.chow("4m", "6m"), Action.pung() is PUNG, Action.pass_()
+(Action.parse('discard 9s'), Action.parse('chow 4m 6m'), True, Action.parse('pass'))
+
 Legal lists are ordered by :attr:`Action.sort_key`: win, concealed kongs, added kongs,
 exposed kong, pung, chows, discards (each by tile), pass.
 """
@@ -25,7 +30,11 @@ from enum import StrEnum
 from typing import Any
 
 from protocol.errors import MahjongError, TileParseError
-from protocol.tiles import KIND_COUNT, Tile
+from protocol.tiles import KIND_COUNT, Tile, parse_tiles
+
+TileLike = str | int
+"""A tile as an argument: text in tournament notation (``"5m"``, ``"E"``, ``"C"``), a
+:class:`~protocol.tiles.Tile` (an int) or a plain kind 0..33."""
 
 __all__ = [
     "ADDED_KONG",
@@ -40,6 +49,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "ActionParseError",
+    "TileLike",
 ]
 
 
@@ -131,28 +141,79 @@ class Action:
         return (_ORDER[self.kind], -1 if self.tile is None else int(self.tile))
 
     @staticmethod
-    def discard(tile: int) -> Action:
-        """Discard one tile of kind ``tile``."""
-        return _DISCARDS[tile]
+    def discard(tile: TileLike) -> Action:
+        """Discard one tile of kind ``tile`` (text such as ``"9s"``, a :class:`Tile` or
+        an int).
+
+        >>> Action.discard("9s") is Action.discard(Tile.S9) is Action.discard(26)
+        True
+        """
+        if (type(tile) is Tile or type(tile) is int) and 0 <= tile < KIND_COUNT:
+            return _DISCARDS[tile]  # the hot path: no conversion
+        return _DISCARDS[_kind_of(tile)]
 
     @staticmethod
-    def concealed_kong(tile: int) -> Action:
-        """Declare four concealed ``tile`` as a kong (R8)."""
-        return _CONCEALED_KONGS[tile]
+    def concealed_kong(tile: TileLike) -> Action:
+        """Declare four concealed ``tile`` as a kong (R8); ``tile`` as for :meth:`discard`.
+
+        >>> str(Action.concealed_kong("C"))
+        'concealed_kong C'
+        """
+        return _CONCEALED_KONGS[_kind_of(tile)]
 
     @staticmethod
-    def added_kong(tile: int) -> Action:
-        """Add a concealed ``tile`` to one's own pung (R8)."""
-        return _ADDED_KONGS[tile]
+    def added_kong(tile: TileLike) -> Action:
+        """Add a concealed ``tile`` to one's own pung (R8); ``tile`` as for :meth:`discard`."""
+        return _ADDED_KONGS[_kind_of(tile)]
 
     @staticmethod
-    def chow(a: int, b: int) -> Action:
-        """Chow the pending discard with own tiles ``a`` and ``b`` (any order)."""
-        key = (a, b) if a < b else (b, a)
+    def chow(a: TileLike, b: TileLike | None = None) -> Action:
+        """Chow the pending discard with own tiles ``a`` and ``b`` (any order), each as
+        for :meth:`discard`; or both in one text, ``Action.chow("4m 6m")``.
+
+        >>> Action.chow("6m", "4m") is Action.chow("4m 6m") is Action.chow(Tile.M4, 5)
+        True
+        """
+        if b is None:
+            a, b = _two_tiles(a)
+        ka, kb = _kind_of(a), _kind_of(b)
+        key = (ka, kb) if ka < kb else (kb, ka)
         action = _CHOWS.get(key)
         if action is None:
-            raise ActionParseError(f"{Tile(a)} and {Tile(b)} cannot make a chow with a third tile")
+            raise ActionParseError(
+                f"{Tile(ka)} and {Tile(kb)} cannot make a chow with a third tile"
+            )
         return action
+
+    @staticmethod
+    def win() -> Action:
+        """Declare a win: on the pending discard, or by self-draw on one's own turn
+        (the constant :data:`WIN`).
+
+        >>> Action.win() is WIN
+        True
+        """
+        return WIN
+
+    @staticmethod
+    def pung() -> Action:
+        """Pung the pending discard (the constant :data:`PUNG`)."""
+        return PUNG
+
+    @staticmethod
+    def kong() -> Action:
+        """Exposed kong on the pending discard, 明槓 (the constant :data:`KONG`)."""
+        return KONG
+
+    @staticmethod
+    def pass_() -> Action:
+        """Let the pending discard go (the constant :data:`PASS`; ``pass`` is a Python
+        keyword, hence the underscore).
+
+        >>> Action.pass_() is PASS is Action.parse("pass")
+        True
+        """
+        return PASS
 
     def __str__(self) -> str:
         if self.tiles is not None:
@@ -207,6 +268,27 @@ def _kind(value: Any) -> ActionKind:
     except ValueError:
         names = ", ".join(k.value for k in ActionKind)
         raise ActionParseError(f"{value!r} is not an action type ({names})") from None
+
+
+def _kind_of(value: Any) -> int:
+    """The kind 0..33 of a tile given as text, :class:`Tile` or int."""
+    if isinstance(value, str):
+        return _tile(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < KIND_COUNT:
+        return int(value)
+    raise ActionParseError(f"{value!r} is not a tile (give text such as '5m', a Tile or 0..33)")
+
+
+def _two_tiles(text: Any) -> tuple[Tile, Tile]:
+    if not isinstance(text, str):
+        raise ActionParseError(f"a chow needs two tiles, got only {text!r}")
+    try:
+        tiles = parse_tiles(text, check_counts=False)
+    except TileParseError as exc:
+        raise ActionParseError(str(exc)) from None
+    if len(tiles) != 2:
+        raise ActionParseError(f"{text!r}: a chow names two own tiles, such as '4m 6m'")
+    return tiles[0], tiles[1]
 
 
 def _tile(value: Any) -> Tile:

@@ -39,9 +39,23 @@ __all__ = ["Bot", "DecisionRequest", "MatchInfo"]
 class DecisionRequest:
     """One decision to make.
 
-    ``legal_actions`` is the complete list, ordered win, kongs, pung, chows, discards,
-    pass. ``deadline`` is the :func:`time.monotonic` instant by which the SDK sends the
-    answer (the server's deadline less the safety margin); :attr:`time_left` reads it.
+    Fields:
+
+    * ``legal_actions`` — the complete list of :class:`~protocol.actions.Action`, ordered
+      win, kongs, pung, chows, discards, pass. Return one of them.
+    * ``deadline`` — the :func:`time.monotonic` instant by which the SDK sends the answer
+      (the server's deadline less the safety margin); :attr:`time_left` reads it.
+    * ``request_id`` — the server's id of this request ("" in-process).
+    * ``drawn_tile`` — the tile just drawn, on one's own turn after a draw; else ``None``.
+
+    Helpers: :attr:`time_left` (seconds, never negative), :attr:`is_claim` (answering
+    another seat's discard), :meth:`allows` and :meth:`of_kind` (by action kind, such as
+    ``"win"``), :meth:`default` (the tournament's R17 answer).
+
+    >>> from protocol import Action
+    >>> request = DecisionRequest((Action.pung(), Action.pass_()), deadline=0.0)
+    >>> request.is_claim, request.allows("pung"), request.default(), request.time_left
+    (True, True, Action.parse('pass'), 0.0)
     """
 
     legal_actions: tuple[Action, ...]

@@ -32,7 +32,24 @@ __all__ = ["GameView"]
 
 class GameView:
     """One seat's knowledge of the game, read-only. Seats are 0..3; seat ``s + 1`` plays
-    after seat ``s``."""
+    after seat ``s``. Tiles are :class:`~protocol.tiles.Tile` (ints 0..33 that print
+    as ``5m``, ``E``, ``C``...).
+
+    Who and where: ``seat``, ``dealer``, ``hand_number`` (from 0), ``round_wind``,
+    ``seat_wind(seat=None)``, ``scores`` (by seat, before this hand).
+
+    Own tiles: ``hand`` (concealed tiles, sorted), ``counts`` (the same as 34 counts),
+    ``drawn_tile`` (just drawn, or ``None``), ``passed_win`` (過水: self-draw wins
+    blocked, R9), ``melds()`` (own declared melds).
+
+    The table: ``melds(seat)``, ``concealed_kongs(seat)``, ``river(seat)`` (every discard
+    in order), ``concealed_count(seat)``, ``last_discard`` (the discard open to claims),
+    ``wall_left`` (the 16 reserved tiles included), ``drawable`` (what may still be
+    drawn), ``first_go_round`` (R10), ``visible_counts()``, ``unseen_counts()``.
+
+    Analysis of the own hand: ``shanten()``, ``waits()``, ``tile_efficiency()``; and
+    ``seat_view``, the underlying mirror state.
+    """
 
     __slots__ = ("_view",)
 
@@ -43,10 +60,12 @@ class GameView:
 
     @property
     def seat(self) -> int:
+        """This seat, 0..3."""
         return self._view.seat
 
     @property
     def dealer(self) -> int:
+        """The dealer's seat this hand (East)."""
         return self._view.public.dealer
 
     @property
@@ -60,6 +79,7 @@ class GameView:
 
     @property
     def round_wind(self) -> Tile:
+        """The prevailing wind of this round (E, then S, W, N)."""
         return self._view.round_wind
 
     @property
