@@ -17,9 +17,9 @@ Modes (one of them; ``--local`` when none is given):
 * ``--local`` — play a match in this process against house bots (``--opponents``) and
   print the standings.
 
-Options: ``--seed``, ``--hands`` (local matches), ``--opponents SPEC[,SPEC,SPEC]`` (module
-paths like ``bots.greedy`` or ``pkg.mod:Class``; a bare name means ``bots.<name>``; one
-spec fills the three seats), ``--name``, ``--safety-margin`` (seconds kept back from each
+Options: ``--seed``, ``--hands`` (local matches), ``--opponents SPEC[,SPEC,SPEC]`` (bots
+named as everywhere, see :mod:`sdk.botspec`: a house name such as ``greedy``, a module,
+``module:Class`` or a file ``./mybot.py[:Class]``; one spec fills the three seats), ``--name``, ``--safety-margin`` (seconds kept back from each
 3 s decision; default 0.2, sized for a LAN), ``--process-pool [N]`` (run a plain bot's
 ``choose`` in N worker processes), ``--strict`` (a mirror mismatch or an unreadable
 frame stops the session), ``--json`` (print the result as JSON), ``--log-level``,
@@ -39,15 +39,14 @@ Exit codes:
 
 >>> parse_hostport("127.0.0.1:7000"), parse_hostport("[::1]:7000")
 (('127.0.0.1', 7000), ('::1', 7000))
->>> opponent_specs("random"), opponent_specs("bots.greedy,random,pkg.mod:Bot")
-(['bots.random', 'bots.random', 'bots.random'], ['bots.greedy', 'bots.random', 'pkg.mod:Bot'])
+>>> opponent_specs("random"), opponent_specs("bots.greedy,random,./mybot.py:Bot")
+(['random', 'random', 'random'], ['bots.greedy', 'random', './mybot.py:Bot'])
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import logging
 import os
@@ -60,6 +59,7 @@ from protocol.line.tile_ids import LineError
 from protocol.wire import VersionMismatchError, WireDecodeError
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.bot import Bot
+from sdk.botspec import house_names
 from sdk.budget import Budget
 from sdk.local import MatchResult, play_match
 from sdk.mirror import MirrorMismatchError
@@ -155,7 +155,9 @@ def build_parser(label: str = "bot") -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponents",
         default=_default_house(),
-        help="house bots for --local: one spec or three, comma-separated (default: %(default)s)",
+        help="opponents for --local, one or three comma-separated: a house bot "
+        f"({', '.join(house_names())}), a module, module:Class or a file ./mybot.py[:Class] "
+        "(default: %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=0, help="match seed (--local) and bot seed")
     parser.add_argument("--hands", type=int, default=16, help="hands in a --local match")
@@ -304,9 +306,8 @@ def parse_hostport(text: str) -> tuple[str, int]:
 
 
 def opponent_specs(text: str) -> list[str]:
-    """Three bot specs from ``--opponents``; a bare name ``x`` means ``bots.x``."""
+    """Three bot specs from ``--opponents`` (one spec fills the three seats)."""
     specs = [s.strip() for s in text.split(",") if s.strip()]
-    specs = [s if "." in s or ":" in s else f"bots.{s}" for s in specs]
     if len(specs) == 1:
         specs *= 3
     if len(specs) != 3:
@@ -319,7 +320,7 @@ def _opponents(args: argparse.Namespace) -> list[BotFactory]:
 
 
 def _default_house() -> str:
-    return "bots.greedy" if importlib.util.find_spec("bots.greedy") else "bots.random"
+    return "greedy" if "greedy" in house_names() else "random"
 
 
 def _label(bot_factory: BotSource) -> str:

@@ -66,9 +66,9 @@ def test_two_candidates_are_an_error_naming_them(tmp_path, monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("no_such_module_abc", "cannot import module"),
-        ("bots.random:Nope", "has no bot class or factory 'Nope'"),
-        ("random:Random", "is not a sdk.bot.Bot"),
+        ("no_such_module_abc", "is not a house bot \\(defensive, greedy"),
+        ("bots.random:Nope", "has no bot class or factory named 'Nope'"),
+        ("fractions:Fraction", "is not a sdk.bot.Bot"),
     ],
 )
 def test_bad_specs(spec: str, message: str) -> None:

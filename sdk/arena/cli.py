@@ -35,7 +35,13 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m sdk.arena",
         description="Play many hands of four bots in-process and compare them honestly.",
     )
-    p.add_argument("bots", nargs=4, metavar="BOT", help="pkg.mod or pkg.mod:Name, four times")
+    p.add_argument(
+        "bots",
+        nargs=4,
+        metavar="BOT",
+        help="four bots: a house bot (greedy), a module (mybot), module:Class, "
+        "or a file (./mybot.py, ./mybot.py:MyBot)",
+    )
     p.add_argument("--hands", type=int, default=1024, help="table hands to play at least")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     p.add_argument("--duplicate", action="store_true", help="replay each deal in 4 rotations")

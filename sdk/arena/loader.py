@@ -1,15 +1,8 @@
 """Finding a bot from the command line, and making a fresh, seeded one for every match.
 
-The bot-loading convention (what ``python -m sdk.arena BOT ...`` accepts):
-
-* ``pkg.mod:Name`` — the attribute ``Name`` of module ``pkg.mod``: a :class:`~sdk.bot.Bot`
-  subclass, or any callable returning a :class:`~sdk.bot.Bot` (a factory).
-* ``pkg.mod`` — the module's attribute ``BOT`` if it has one (a class or a factory, as
-  above); otherwise the single :class:`~sdk.bot.Bot` subclass *defined* in that module
-  (imported ones do not count). Two or more candidates is an error naming them.
-
-Sample bots follow it: ``bots/random.py`` defines one ``Bot`` subclass (or sets ``BOT``),
-so ``python -m sdk.arena bots.random bots.random bots.greedy bots.greedy`` works.
+A bot is named by a *spec* read by the one rule of :mod:`sdk.botspec` (a house name such
+as ``greedy``, a module, ``module:Class``, or a file ``./mybot.py[:Class]``), so
+``python -m sdk.arena greedy greedy ./mybot.py bots.random`` works.
 
 Seeding, so that a run is reproducible whatever the backend and the number of workers:
 every match makes a new bot object per player (``on_match_start`` runs each match), and
@@ -27,32 +20,24 @@ bot draws the same random numbers in every seating of a deal.
 >>> factory = load_bot("sdk.bot:Bot")
 >>> factory.label
 'Bot'
->>> load_bot("no_such_module_xyz")
-Traceback (most recent call last):
-...
-sdk.arena.loader.BotLoadError: cannot import module 'no_such_module_xyz' for bot 'no_such_module_xyz'
+>>> load_bot("greedy").spec, load_bot("greedy").label
+('bots.greedy', 'greedy')
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
-from protocol.errors import MahjongError
 from sdk.bot import Bot
+from sdk.botspec import SPEC_FORMS, BotLoadError, canonical_spec, resolve_bot
 
 __all__ = ["BotFactory", "BotLoadError", "load_bot"]
 
 BotSource = str | type[Bot] | Callable[..., Bot]
 """What the API accepts for a bot: a spec string, a Bot subclass or a factory."""
-
-
-class BotLoadError(MahjongError):
-    """A bot spec could not be turned into a bot."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +68,7 @@ class BotFactory:
         """The class or factory (imported on first use in this process)."""
         if self._target is None:
             assert isinstance(self.source, str)
-            object.__setattr__(self, "_target", _resolve(self.source))
+            object.__setattr__(self, "_target", resolve_bot(self.source))
         assert self._target is not None
         return self._target
 
@@ -106,55 +91,20 @@ def load_bot(source: BotSource) -> BotFactory:
     if isinstance(source, BotFactory):
         return source
     if isinstance(source, str):
-        target = _resolve(source)
+        target = resolve_bot(source)
+        source = canonical_spec(source)
     elif callable(source):
         target = source
     else:
-        raise BotLoadError(f"not a bot: {source!r} (give 'pkg.mod', 'pkg.mod:Name' or a class)")
-    sample = BotFactory(source, "", target).make(0)
-    return BotFactory(source, sample.name or type(sample).__name__, target)
-
-
-def _resolve(spec: str) -> Callable[..., Bot]:
-    module_name, _, attr = spec.partition(":")
-    module = _import(module_name, spec)
-    if attr:
-        target = getattr(module, attr, None)
-        if target is None or not callable(target):
-            raise BotLoadError(f"module {module_name!r} has no bot class or factory {attr!r}")
-        return target  # type: ignore[no-any-return]
-    return _module_bot(module, spec)
-
-
-def _import(module_name: str, spec: str) -> ModuleType:
+        raise BotLoadError(f"not a bot: {source!r} (give {SPEC_FORMS}, or a class)")
     try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name):
-            raise BotLoadError(f"cannot import module {module_name!r} for bot {spec!r}") from None
+        sample = BotFactory(source, "", target).make(0)
+    except BotLoadError:
         raise
-
-
-def _module_bot(module: ModuleType, spec: str) -> Callable[..., Bot]:
-    declared = getattr(module, "BOT", None)
-    if declared is not None:
-        if not callable(declared):
-            raise BotLoadError(f"{spec}.BOT must be a Bot subclass or a factory")
-        return declared  # type: ignore[no-any-return]
-    found = [
-        obj
-        for obj in vars(module).values()
-        if inspect.isclass(obj)
-        and issubclass(obj, Bot)
-        and obj.__module__ == module.__name__
-        and not inspect.isabstract(obj)
-    ]
-    if len(found) != 1:
-        names = ", ".join(f"{spec}:{c.__name__}" for c in found) or "none"
-        raise BotLoadError(
-            f"module {spec!r} must define exactly one Bot subclass or set BOT; found {names}"
-        )
-    return found[0]
+    except Exception as exc:
+        what = source if isinstance(source, str) else repr(source)
+        raise BotLoadError(f"bot {what}: making one failed: {type(exc).__name__}: {exc}") from None
+    return BotFactory(source, sample.name or type(sample).__name__, target)
 
 
 def _accepts_seed(target: Callable[..., Any]) -> bool:

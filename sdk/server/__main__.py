@@ -15,6 +15,7 @@ import argparse
 import logging
 from collections.abc import Sequence
 
+from sdk.botspec import canonical_spec
 from sdk.server.config import ServerConfig
 from sdk.server.runner import serve
 
@@ -80,7 +81,7 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME=SPEC",
-        help="add a house bot (loader spec, e.g. mybots.strong:Bot)",
+        help="add a house bot: a module, module:Class or file ./mybot.py[:Class] (sdk.botspec)",
     )
     p.add_argument(
         "--allow-commands", action="store_true", help="let POST /v1/tables start programs"
@@ -121,7 +122,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         name, sep, spec = item.partition("=")
         if not sep or not name or not spec:
             raise SystemExit(f"--house {item!r}: expected NAME=SPEC")
-        config.house_bots[name] = spec
+        config.house_bots[name] = canonical_spec(spec)  # the one naming rule: sdk.botspec
     return config
 
 
