@@ -11,7 +11,6 @@ melds) so that unseen counts are right. Bad input prints the error and exits wit
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from protocol.analysis import (
     shanten_counts,
     waits_counts,
 )
+from protocol.cli import EXIT_USAGE, CommandError, Parser, run_command
 from protocol.errors import MahjongError
 from protocol.melds import Meld
 from protocol.tiles import Tile, format_counts, parse_tiles, tiles_to_counts
@@ -81,9 +81,12 @@ def render(report: dict[str, object]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m protocol.analyze", description=__doc__.splitlines()[0]
-    )
+    """The command line; returns the exit code (0, or 2 on bad input)."""
+    return run_command(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = Parser(prog="python -m protocol.analyze", description=__doc__.splitlines()[0])
     parser.add_argument("hand", help='concealed tiles, e.g. "123m 456p 789s 11s 23s EE C F"')
     parser.add_argument("--visible", default="", help="tiles seen outside the hand (rivers, melds)")
     parser.add_argument("--melds", default="", help='own melds, e.g. "pung:555p chow:123m"')
@@ -93,8 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         melds = [Meld.parse(m) for m in args.melds.split()]
         report = analyse(args.hand, args.visible, melds)
     except MahjongError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc), EXIT_USAGE) from None
     print(json.dumps(report, ensure_ascii=False) if args.json else render(report))
     return 0
 

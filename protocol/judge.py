@@ -14,7 +14,6 @@ in the scenario (``expect_pending`` steps or the top-level ``expect``) did not h
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.actions import PASS, Action, ActionKind, ActionParseError
+from protocol.cli import Parser, run_command
 from protocol.defaults import default_action
 from protocol.errors import MahjongError
 from protocol.hand_state import HandState, IllegalActionError
@@ -263,7 +263,16 @@ def dumps_report(data: Mapping[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m protocol.judge", description=__doc__)
+    return run_command(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = Parser(
+        prog="python -m protocol.judge",
+        description=__doc__.splitlines()[0],
+        exit_codes="exit codes: 0 played and every check held, 1 a step was illegal, "
+        "2 usage error or unreadable scenario, 3 a check failed",
+    )
     parser.add_argument("scenario", help="scenario JSON file (see docs/SCENARIOS.md)")
     parser.add_argument("--seat", type=int, choices=range(4), help="print this seat's view")
     args = parser.parse_args(argv)

@@ -22,6 +22,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from protocol.cli import EXIT_USAGE, CommandError, Parser, run_command
 from protocol.errors import MahjongError
 from protocol.melds import Meld
 from protocol.scoring import (
@@ -134,7 +135,7 @@ def format_result(situation: WinSituation, result: ScoreResult) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m protocol.score",
         description="Score a winning hand under the tournament rules (see docs/RULES.md).",
     )
@@ -158,6 +159,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 on bad input)."""
+    return run_command(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         situation = build_situation(
@@ -176,8 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         result = score_win(situation)
     except MahjongError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc), EXIT_USAGE) from None
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:

@@ -55,6 +55,16 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from protocol.cli import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROTOCOL,
+    EXIT_USAGE,
+    CommandError,
+    Parser,
+    run_command,
+)
 from protocol.line.tile_ids import LineError
 from protocol.wire import VersionMismatchError, WireDecodeError
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
@@ -71,6 +81,7 @@ from sdk.session import (
     SessionError,
     SessionResult,
 )
+from sdk.transports import ConnectFailed
 
 __all__ = [
     "EXIT_FAILED",
@@ -83,11 +94,6 @@ __all__ = [
     "run",
 ]
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_PROTOCOL = 3
-EXIT_INTERRUPTED = 130
 
 TOKEN_ENV = "TAIMAHJONG_TOKEN"
 
@@ -112,35 +118,53 @@ def run(bot_factory: BotSource, argv: Sequence[str] | None = None) -> NoReturn:
 
 def main(bot_factory: BotSource, argv: Sequence[str] | None = None) -> int:
     """:func:`run` without exiting: returns the exit code (for tests and wrappers)."""
+    return run_command(lambda a: _main(bot_factory, a), argv)
+
+
+def _main(bot_factory: BotSource, argv: Sequence[str] | None) -> int:
     parser = build_parser(_label(bot_factory))
     args = parser.parse_args(argv)
-    args.protocol_fd = _reserve_stdout() if args.line else 1
-    _setup_logging(args.log_level, args.log_file)
     try:
+        _check_args(args)
         budget = Budget(safety_margin=args.safety_margin)
         factory = BotFactory(bot_factory, _label(bot_factory), bot_factory)
         bot = factory.make(args.seed)
         if args.name:
             bot.name = args.name  # type: ignore[misc]
-        if args.tcp:
-            parse_hostport(args.tcp)
         opponents = _opponents(args) if _mode(args) == "local" else []
     except (ValueError, BotLoadError) as exc:
         parser.error(str(exc))
-    try:
-        return _play(args, bot, budget, opponents)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    args.protocol_fd = _reserve_stdout() if args.line else 1
+    _setup_logging(args.log_level, args.log_file)
+    return _play(args, bot, budget, opponents)
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    """Usage errors that argparse cannot see, as ``ValueError`` with the fix."""
+    if args.url:
+        from sdk.transports.ws import check_url
+
+        try:
+            check_url(args.url)
+        except ValueError:
+            raise ValueError(
+                f"--url wants a WebSocket URL such as ws://127.0.0.1:8765/v1/ws, not {args.url!r}"
+            ) from None
+    if args.tcp:
+        parse_hostport(args.tcp)
+    if args.hands < 1:
+        raise ValueError(f"--hands must be at least 1, not {args.hands}")
+    if args.reconnect_attempts < 0:
+        raise ValueError(f"--reconnect-attempts must be 0 or more, not {args.reconnect_attempts}")
 
 
 def build_parser(label: str = "bot") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"python -m {label}" if "." in label else label,
         description=f"Play {label}: on a server (--url), over the tournament line "
         "protocol (--line, --tcp), or in a local match (--local, the default).",
-        epilog="Exit codes: 0 match played, 1 session failed, 2 usage, 3 protocol error, "
-        "130 interrupted.",
+        exit_codes="exit codes: 0 match played, 1 session failed (server unreachable, "
+        "refused token...), 2 usage error, 3 protocol error, 130 interrupted",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--url", help="protocol v1 server, e.g. ws://127.0.0.1:8765/v1/ws")
@@ -221,16 +245,25 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
     try:
         session = asyncio.run(_remote(mode, args, bot, budget, executor))
     except (ConnectionLost, ServerRefused, SessionError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+        raise CommandError(_failure(mode, args, exc), EXIT_FAILED) from None
     except (MirrorMismatchError, VersionMismatchError, WireDecodeError, LineError) as exc:
-        print(f"protocol error: {exc}", file=sys.stderr)
-        return EXIT_PROTOCOL
+        raise CommandError(f"protocol error: {exc}", EXIT_PROTOCOL) from None
     finally:
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
     _print_session(session, args.json)
     return EXIT_OK
+
+
+def _failure(mode: str, args: argparse.Namespace, exc: Exception) -> str:
+    """One line for a failed session: what happened and what to do."""
+    if isinstance(exc.__cause__, ConnectFailed):
+        where = args.url if mode == "ws" else args.tcp
+        start = "python -m sdk.server" + (" --line-port PORT" if mode == "tcp" else "")
+        return f"cannot connect to {where}: is the server running? start it with {start}"
+    if isinstance(exc, ServerRefused) and exc.code == "bad_token":
+        return f"{exc}; check --token (or ${TOKEN_ENV}), or omit it to be seated by the lobby"
+    return str(exc)
 
 
 async def _remote(

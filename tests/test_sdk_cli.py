@@ -38,9 +38,7 @@ def test_local_json_with_named_opponents(capsys: pytest.CaptureFixture[str]) -> 
     ],
 )
 def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as info:
-        main(RandomBot, argv)
-    assert info.value.code == EXIT_USAGE
+    assert main(RandomBot, argv) == EXIT_USAGE
     assert "error" in capsys.readouterr().err
 
 

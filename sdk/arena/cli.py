@@ -3,7 +3,8 @@
 Prints the tables, writes ``arena.json`` and ``arena.md`` (and ``games.jsonl`` with
 ``--log``) to ``--out``. Exit status: 0 when every deal was played, 130 after Ctrl-C (the
 report of the deals played is still printed and written, marked partial), 2 on a bad
-argument or a bot that cannot be loaded.
+argument or a bot that cannot be loaded (one line, :mod:`protocol.cli`), 1 when Ray is
+asked for but not installed.
 
 >>> args = parser().parse_args(["a", "b", "c", "d", "--duplicate", "--hands", "64"])
 >>> args.bots, args.duplicate, args.hands, args.backend
@@ -19,6 +20,14 @@ from pathlib import Path
 
 from rich.console import Console
 
+from protocol.cli import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    CommandError,
+    Parser,
+    run_command,
+)
 from sdk.arena.api import run_arena
 from sdk.arena.loader import BotLoadError
 from sdk.arena.report import print_report, write_report
@@ -27,13 +36,13 @@ from sdk.budget import DEFAULT_BUDGET, Budget
 
 __all__ = ["main", "parser"]
 
-EXIT_INTERRUPTED = 130
-
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m sdk.arena",
         description="Play many hands of four bots in-process and compare them honestly.",
+        exit_codes="exit codes: 0 every deal played, 1 failure (Ray missing), 2 usage error "
+        "or a bot that cannot be loaded, 130 interrupted (the partial report is written)",
     )
     p.add_argument(
         "bots",
@@ -59,11 +68,20 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    """The command line; returns the exit code."""
+    return run_command(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
     err = Console(stderr=True)
     if args.log and args.out is None:
-        err.print("--log needs --out DIR")
-        return 2
+        p.error("--log needs --out DIR")
+    for option in ("hands", "match_hands", "workers"):
+        value = getattr(args, option)
+        if value is not None and value < 1:
+            p.error(f"--{option.replace('_', '-')} must be at least 1, not {value}")
     try:
         result = run_arena(
             args.bots,
@@ -79,9 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             log=args.out / "games.jsonl" if args.log else None,
             progress=False if args.quiet else None,
         )
-    except (BotLoadError, RayMissingError, ValueError) as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
-        return 2
+    except (BotLoadError, ValueError) as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    except RayMissingError as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
     print_report(result)
     if args.out is not None:
         for path in write_report(result, args.out):

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from collections.abc import Sequence
 
+from protocol.cli import CommandError, Parser, run_command
+from sdk.arena.loader import BotLoadError, load_bot
 from sdk.botspec import canonical_spec
 from sdk.server.config import ServerConfig
 from sdk.server.runner import serve
@@ -24,7 +27,11 @@ __all__ = ["build_config", "main", "parser"]
 
 def parser() -> argparse.ArgumentParser:
     """The command line's options."""
-    p = argparse.ArgumentParser(prog="python -m sdk.server", description=__doc__.split("\n")[0])
+    p = Parser(
+        prog="python -m sdk.server",
+        description=__doc__.split("\n")[0],
+        exit_codes="exit codes: 0 stopped, 1 failure (the port is taken...), 2 usage error",
+    )
     d = ServerConfig()
     p.add_argument("--host", default=d.host, help="interface to bind (default %(default)s)")
     p.add_argument(
@@ -121,22 +128,50 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
     for item in args.house:
         name, sep, spec = item.partition("=")
         if not sep or not name or not spec:
-            raise SystemExit(f"--house {item!r}: expected NAME=SPEC")
+            raise ValueError(f"--house {item!r}: expected NAME=SPEC, e.g. me=./mybot.py")
         config.house_bots[name] = canonical_spec(spec)  # the one naming rule: sdk.botspec
     return config
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Parse the command line and serve until interrupted."""
-    args = parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and serve until interrupted; returns the exit code."""
+    return run_command(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    try:
+        config = build_config(args)
+        _check(config)
+    except (ValueError, BotLoadError) as exc:
+        p.error(str(exc))
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
-    config = build_config(args)
+    try:
+        serve(config, args.seat, log_level=args.log_level)
+    except OSError as exc:  # binding the port
+        raise CommandError(
+            f"cannot listen on {config.host}:{config.port} ({exc.strerror or exc}): is "
+            "another server running there? pick another port with --port"
+        ) from None
+    return 0
+
+
+def _check(config: ServerConfig) -> None:
+    """Usage errors found before serving: counts, and every house bot loads."""
+    if config.lobby_hands < 1:
+        raise ValueError(f"--hands must be at least 1, not {config.lobby_hands}")
     if config.lobby_house not in config.house_bots:
-        raise SystemExit(f"--lobby-house {config.lobby_house!r}: not a house bot")
-    serve(config, args.seat, log_level=args.log_level)
+        known = ", ".join(sorted(config.house_bots))
+        raise ValueError(f"--lobby-house {config.lobby_house!r} is not a house bot ({known})")
+    for name, spec in config.house_bots.items():
+        try:
+            load_bot(spec)
+        except BotLoadError as exc:
+            raise BotLoadError(f"house bot {name!r}: {exc}") from None
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -158,6 +158,10 @@ class _Session:
             if seat is None:
                 self.conn.error(ErrorCode.BAD_TOKEN, "unknown token")
                 return
+            if hello.last_seq is None and seat.ctx is not None and seat.ctx.over:
+                # a new session on a finished match: say so (a resume still gets the end)
+                self.conn.error(ErrorCode.BAD_TOKEN, "this token's match has ended")
+                return
         if seat.conn is not None:
             self.conn.error(ErrorCode.SEAT_TAKEN, "another connection holds this seat")
             return

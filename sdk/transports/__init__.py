@@ -23,11 +23,16 @@ from typing import Protocol
 from protocol.actions import Action
 from protocol.wire.common import WireInput
 
-__all__ = ["Channel", "ChannelClosed", "Codec"]
+__all__ = ["Channel", "ChannelClosed", "Codec", "ConnectFailed"]
 
 
 class ChannelClosed(ConnectionError):
     """The connection is gone (closed by the peer, dropped, or never opened)."""
+
+
+class ConnectFailed(ChannelClosed):
+    """The connection could not be opened: nothing listens there, or it is unreachable
+    (worth retrying: the server may be starting)."""
 
 
 class Channel(Protocol):

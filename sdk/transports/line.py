@@ -33,7 +33,7 @@ from protocol.wire.common import WireInput
 from sdk.bot import Bot
 from sdk.budget import DEFAULT_BUDGET, Budget
 from sdk.session import NO_RECONNECT, Session, SessionResult, drive
-from sdk.transports import Channel, ChannelClosed
+from sdk.transports import Channel, ChannelClosed, ConnectFailed
 
 __all__ = [
     "LineCodec",
@@ -199,7 +199,7 @@ async def open_tcp(host: str, port: int) -> StreamChannel:
     try:
         reader, writer = await asyncio.open_connection(host, port, limit=_LIMIT)
     except OSError as exc:
-        raise ChannelClosed(f"cannot connect to {host}:{port}: {exc}") from exc
+        raise ConnectFailed(f"cannot connect to {host}:{port}: {exc}") from exc
     return StreamChannel(reader, writer)
 
 

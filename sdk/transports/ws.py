@@ -22,15 +22,15 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from protocol.actions import Action
 from protocol.wire import WireClient, WireDecodeError
 from protocol.wire.common import WireInput
 from sdk.bot import Bot
 from sdk.budget import DEFAULT_BUDGET, Budget
-from sdk.session import Reconnect, Session, SessionResult, drive
-from sdk.transports import ChannelClosed
+from sdk.session import Reconnect, ServerRefused, Session, SessionResult, drive
+from sdk.transports import ChannelClosed, ConnectFailed
 
 __all__ = [
     "CLIENT_VERSION",
@@ -104,7 +104,18 @@ async def open_ws(url: str, options: WsOptions = DEFAULT_OPTIONS) -> WsChannel:
         )
     except InvalidURI:
         raise
-    except (OSError, InvalidHandshake, TimeoutError) as exc:
+    except InvalidStatus as exc:
+        status = exc.response.status_code
+        if 400 <= status < 500:  # the answer will not change: do not retry (issue 18)
+            raise ServerRefused(
+                f"http_{status}",
+                f"{url} answered HTTP {status} to the WebSocket handshake; check the URL's "
+                "path (the local server's is /v1/ws)",
+            ) from None
+        raise ChannelClosed(f"cannot connect to {url}: {exc}") from exc
+    except (OSError, TimeoutError) as exc:
+        raise ConnectFailed(f"cannot connect to {url}: {exc}") from exc
+    except InvalidHandshake as exc:
         raise ChannelClosed(f"cannot connect to {url}: {exc}") from exc
     return WsChannel(ws)
 
