@@ -23,7 +23,12 @@ named as everywhere, see :mod:`sdk.botspec`: a house name such as ``greedy``, a 
 3 s decision; default 0.2, sized for a LAN), ``--process-pool [N]`` (run a plain bot's
 ``choose`` in N worker processes), ``--strict`` (a mirror mismatch or an unreadable
 frame stops the session), ``--json`` (print the result as JSON), ``--log-level``,
-``--log-file``, ``--reconnect-attempts``.
+``--log-file``, ``--reconnect-attempts``, ``--no-clock``.
+
+``--local`` keeps the tournament clock of the server and the arena: an answer later than
+the budget (3 s less the safety margin) is replaced by the fallback, with a warning
+naming the decision, and the standings count it; ``--no-clock`` lets late answers stand
+(for a debugger).
 
 Exit codes:
 
@@ -70,7 +75,7 @@ from protocol.wire import VersionMismatchError, WireDecodeError
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.bot import Bot
 from sdk.botspec import house_names
-from sdk.budget import Budget
+from sdk.budget import Budget, Outcome
 from sdk.local import MatchResult, play_match
 from sdk.mirror import MirrorMismatchError
 from sdk.session import (
@@ -159,6 +164,7 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 def build_parser(label: str = "bot") -> argparse.ArgumentParser:
+    """The options of every bot's command line."""
     parser = Parser(
         prog=f"python -m {label}" if "." in label else label,
         description=f"Play {label}: on a server (--url), over the tournament line "
@@ -204,6 +210,12 @@ def build_parser(label: str = "bot") -> argparse.ArgumentParser:
     parser.add_argument(
         "--reconnect-attempts", type=int, default=10, help="for --url (default: %(default)s)"
     )
+    parser.add_argument(
+        "--no-clock",
+        action="store_true",
+        help="--local: let late answers stand (by default the server's clock applies: an "
+        "answer later than the budget is replaced by the fallback, with a warning)",
+    )
     parser.add_argument("--strict", action="store_true", help="stop on a mirror mismatch")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
@@ -238,8 +250,10 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
             hands=args.hands,
             budget=budget,
             strict=args.strict,
+            clock=not args.no_clock,
         )
         _print_local(result, args.json)
+        _warn_late(result, budget, args)
         return EXIT_OK
     executor = ProcessExecutor(args.process_pool) if args.process_pool > 0 else None
     try:
@@ -310,6 +324,18 @@ def _print_local(result: MatchResult, as_json: bool) -> None:
             str(timing["fallbacks"]),
         )
     Console(width=100).print(table)
+
+
+def _warn_late(result: MatchResult, budget: Budget, args: argparse.Namespace) -> None:
+    """One line when the own bot's answers were late, so the clock is not a surprise
+    online (each late decision was named in a warning as it happened)."""
+    late = result.stats[0].outcomes.get(Outcome.LATE, 0)
+    if late:
+        print(
+            f"warning: {late} of your decisions took longer than {budget.reply_within:g} s and "
+            "were answered by the fallback, as a server would; --no-clock lets them stand",
+            file=sys.stderr,
+        )
 
 
 def _print_session(result: SessionResult, as_json: bool) -> None:

@@ -31,17 +31,19 @@ from sdk.bot import Bot, DecisionRequest
 from sdk.budget import DecisionStats, Outcome
 from sdk.view import GameView
 
-__all__ = ["decide_async", "decide_inline"]
+__all__ = ["decide_async", "decide_inline", "describe"]
 
 log = logging.getLogger("sdk.decide")
 
 
 def decide_inline(
-    bot: Bot, view: GameView, request: DecisionRequest, stats: DecisionStats
+    bot: Bot, view: GameView, request: DecisionRequest, stats: DecisionStats, clock: bool = True
 ) -> Action:
     """Run ``bot.choose`` to completion and police the answer (see the module doc).
 
-    A coroutine bot is run to completion with :func:`asyncio.run`.
+    A coroutine bot is run to completion with :func:`asyncio.run`. A late answer is
+    replaced by the fallback with a warning that names the decision, unless ``clock`` is
+    false (``--no-clock``: debugging, a breakpoint in ``choose``), when it stands.
     """
     start = time.monotonic()
     outcome = Outcome.OK
@@ -53,8 +55,15 @@ def decide_inline(
         log.exception("%s raised while choosing; the fallback is used", bot.name)
         action, outcome = None, Outcome.ERROR
     elapsed = time.monotonic() - start
-    if outcome is Outcome.OK and time.monotonic() > request.deadline:
+    if outcome is Outcome.OK and clock and time.monotonic() > request.deadline:
         outcome = Outcome.LATE
+        log.warning(
+            "%s was late: %.2f s for %s, which allowed %.2f s; the fallback is used",
+            bot.name,
+            elapsed,
+            describe(view, request),
+            max(0.0, request.deadline - start),
+        )
     elif outcome is Outcome.OK and action not in request.legal_actions:
         log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, action)
         outcome = Outcome.ILLEGAL
@@ -100,6 +109,26 @@ async def decide_async(
         outcome = Outcome.ILLEGAL
     stats.record(time.monotonic() - start, outcome)
     return action if outcome is Outcome.OK else _fallback(bot, view, request)  # type: ignore[return-value]
+
+
+def describe(view: GameView, request: DecisionRequest) -> str:
+    """Names a decision for a person: the hand, the seat, and what was asked.
+
+    >>> from protocol.hand_state import HandState
+    >>> from sdk.bot import DecisionRequest
+    >>> hand = HandState.new(seed=7, dealer=0)
+    >>> seat, legal = next(iter(hand.pending().items()))
+    >>> describe(GameView(hand.view(seat)), DecisionRequest(legal, 0.0))
+    'hand 0, seat 0, own turn (drew 3p)'
+    """
+    last = view.last_discard
+    if request.is_claim and last is not None:
+        what = f"a claim on {last}"
+    else:
+        drawn = request.drawn_tile or view.drawn_tile
+        what = "own turn" + (f" (drew {drawn})" if drawn is not None else "")
+    rid = f", request {request.request_id}" if request.request_id else ""
+    return f"hand {view.hand_number}, seat {view.seat}, {what}{rid}"
 
 
 def _choose_sync(bot: Bot, view: GameView, request: DecisionRequest) -> Action:

@@ -45,9 +45,11 @@ class MatchResult:
     """The referee's full event log, when recorded."""
 
     def player_at(self, seat: int) -> int:
+        """The player sitting at ``seat``."""
         return self.seats.index(seat)
 
     def to_json(self) -> dict[str, Any]:
+        """A plain dict (``--json``)."""
         return {
             "seed": self.seed,
             "players": [
@@ -70,17 +72,23 @@ def play_match(
     budget: Budget = DEFAULT_BUDGET,
     strict: bool = False,
     record_events: bool = False,
+    clock: bool = True,
 ) -> MatchResult:
     """Play one match of four bots in this process.
 
     ``seats[p]`` is where ``bots[p]`` sits (duplicate play re-deals the same seed with
     rotated seats). ``strict`` checks every mirror's legal actions against the referee's
     and raises on a difference (slower; for tests). Use a distinct bot object per player.
+
+    The clock is the server's and the arena's: each request carries the deadline of
+    ``budget``, and an answer later than that is replaced by the bot's fallback (with a
+    warning naming the decision), as it would be online. ``clock=False`` lets late
+    answers stand (deadlines and ``time_left`` are unchanged), for debugging.
     """
     if len(bots) != 4:
         raise ValueError(f"a match needs four bots, got {len(bots)}")
     match = Match.new(seed, hands, first_dealer=first_dealer, seat_permutation=seats)
-    table = _Table(match, bots, budget, strict)
+    table = _Table(match, bots, budget, strict, clock)
     table.start()
     while not match.is_over:
         table.step()
@@ -98,10 +106,13 @@ def play_match(
 class _Table:
     """The loop state of :func:`play_match` (kept apart so each step stays short)."""
 
-    def __init__(self, match: Match, bots: Sequence[Bot], budget: Budget, strict: bool) -> None:
+    def __init__(
+        self, match: Match, bots: Sequence[Bot], budget: Budget, strict: bool, clock: bool = True
+    ) -> None:
         self.match = match
         self.budget = budget
         self.strict = strict
+        self.clock = clock
         self.mirrors = [Mirror(seat, strict=strict) for seat in range(4)]
         self.bot_at = [bots[match.player_at(seat)] for seat in range(4)]
         self.stats = [DecisionStats() for _ in range(4)]
@@ -128,7 +139,9 @@ class _Table:
         request = DecisionRequest(
             legal, time.monotonic() + self.budget.reply_within, "", mirror.window.drawn_tile
         )
-        action = decide_inline(self.bot_at[seat], mirror.window, request, self.stats_at[seat])
+        action = decide_inline(
+            self.bot_at[seat], mirror.window, request, self.stats_at[seat], self.clock
+        )
         self.feed(self.match.apply(seat, action))
 
     def feed(self, events: Sequence[Event]) -> None:
