@@ -53,6 +53,7 @@ class Prospect(NamedTuple):
 
     @property
     def key(self) -> tuple[int, int]:
+        """The sort key: fewer shanten first, then more improving tiles."""
         return (self.shanten, -self.accept)
 
 

@@ -71,6 +71,7 @@ class DiscardOption:
         return sum(self.unseen)
 
     def to_json(self) -> dict[str, object]:
+        """A plain dict (tiles in text form), as ``protocol.analyze --json`` prints."""
         return {
             "discard": str(self.discard),
             "shanten": self.shanten,

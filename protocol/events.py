@@ -338,6 +338,7 @@ class HandResult:
     score: Mapping[str, Any] | None = field(default=None, compare=True)
 
     def to_json(self) -> dict[str, Any]:
+        """A plain dict for logs and the wire."""
         out: dict[str, Any] = {"outcome": self.outcome, "payments": list(self.payments)}
         if self.winner is not None:
             out["winner"] = self.winner
@@ -348,6 +349,7 @@ class HandResult:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandResult:
+        """Read the dict form of :meth:`to_json`."""
         win_tile = data.get("win_tile")
         return cls(
             outcome=str(data["outcome"]),

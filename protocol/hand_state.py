@@ -171,6 +171,7 @@ class HandState:
 
     @property
     def is_over(self) -> bool:
+        """Whether the hand has ended (a win, an exhaustive draw or an abort)."""
         return self.public.phase == OVER
 
     @property
@@ -180,6 +181,7 @@ class HandState:
 
     @property
     def dealer(self) -> int:
+        """The dealer's seat."""
         return self.public.dealer
 
     def drawn_tile(self, seat: int) -> Tile | None:

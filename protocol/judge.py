@@ -50,6 +50,7 @@ class JudgeReport:
     failures: list[str] = field(default_factory=list)
 
     def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The report as printed: every event (or ``seat``'s view of them) and the result."""
         events = self.hand.events if seat is None else self.hand.projected_events(seat)
         out: dict[str, Any] = {
             "events": [e.to_json() for e in events],

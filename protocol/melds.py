@@ -32,6 +32,7 @@ class MeldKind(StrEnum):
 
     @property
     def is_kong(self) -> bool:
+        """Whether this kind is a kong (exposed, added or concealed)."""
         return self in (MeldKind.EXPOSED_KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG)
 
 
@@ -70,6 +71,7 @@ class Meld:
 
     @property
     def is_kong(self) -> bool:
+        """Whether this meld is a kong of any kind."""
         return self.kind.is_kong
 
     @property

@@ -196,6 +196,7 @@ class WinSituation:
 
     @property
     def is_self_draw(self) -> bool:
+        """Whether the winning tile was drawn by the winner (no discarder)."""
         return self.discarder is None
 
 

@@ -73,6 +73,7 @@ class SplitSet:
 
     @property
     def is_chow(self) -> bool:
+        """Whether this set is a chow (three consecutive tiles)."""
         return self.kind is _CHOW
 
     def __str__(self) -> str:

@@ -133,14 +133,17 @@ class Tile(IntEnum):
 
     @property
     def is_suited(self) -> bool:
+        """Whether this is a suited tile (m, p or s)."""
         return self < 27
 
     @property
     def is_wind(self) -> bool:
+        """Whether this is a wind (E, S, W, N)."""
         return 27 <= self <= 30
 
     @property
     def is_dragon(self) -> bool:
+        """Whether this is a dragon (C 中, F 發, P 白)."""
         return self >= 31
 
     @property
@@ -150,6 +153,7 @@ class Tile(IntEnum):
 
     @property
     def is_terminal_or_honor(self) -> bool:
+        """Whether this is a 1, a 9 or an honor."""
         return self >= 27 or self % 9 in (0, 8)
 
     @property

@@ -161,6 +161,7 @@ class OwnState:
         self.keys = encode(self.counts)
 
     def reset(self) -> None:
+        """Forget the hand (a new hand is dealt)."""
         self.keys = [0, 0, 0, 0]
         self.counts = [0] * KIND_COUNT
         self.concealed_kongs = []
@@ -472,25 +473,31 @@ class SeatView:
         return shown
 
     def river(self, seat: int) -> list[Tile]:
+        """Every discard of ``seat`` in order, claimed ones included."""
         return [Tile(t) for t in self.public.rivers[seat]]
 
     def seat_wind(self, seat: int) -> Tile:
+        """The wind of ``seat`` this hand (E for the dealer)."""
         return self.public.seat_wind(seat)
 
     @property
     def round_wind(self) -> Tile:
+        """The prevailing wind."""
         return Tile(self.public.round_wind)
 
     @property
     def scores(self) -> list[int]:
+        """Cumulative scores by seat, before this hand."""
         return list(self.public.scores)
 
     @property
     def wall_left(self) -> int:
+        """Tiles left in the wall, the reserved ones included."""
         return self.public.wall_left
 
     @property
     def passed_win(self) -> bool:
+        """In the passed-win state (R9)."""
         return self.own.passed_win
 
     def visible_counts(self) -> list[int]:

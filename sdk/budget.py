@@ -57,16 +57,19 @@ class DecisionStats:
     outcomes: dict[str, int] = field(default_factory=dict)
 
     def record(self, seconds: float, outcome: str = Outcome.OK) -> None:
+        """Count one decision: its time and how it ended."""
         self.times.append(seconds)
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
 
     def merge(self, other: DecisionStats) -> None:
+        """Add another record's decisions."""
         self.times.extend(other.times)
         for k, v in other.outcomes.items():
             self.outcomes[k] = self.outcomes.get(k, 0) + v
 
     @property
     def count(self) -> int:
+        """Decisions recorded."""
         return len(self.times)
 
     @property
@@ -76,6 +79,7 @@ class DecisionStats:
 
     @property
     def max(self) -> float:
+        """The slowest decision (seconds)."""
         return max(self.times, default=0.0)
 
     def percentile(self, p: float) -> float:
@@ -88,6 +92,7 @@ class DecisionStats:
         return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
     def to_json(self) -> dict[str, object]:
+        """Count, percentiles (ms), fallbacks and outcomes as a plain dict."""
         return {
             "decisions": self.count,
             "p50_ms": round(self.percentile(50) * 1000, 3),

@@ -53,6 +53,7 @@ class Mirror:
         self.view.apply(event)
 
     def apply_all(self, events: Iterable[Event]) -> None:
+        """Apply ``events`` in order."""
         for event in events:
             self.view.apply(event)
 

@@ -101,6 +101,7 @@ class RestClient:
         await self.aclose()
 
     async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
         await self.http.aclose()
 
     async def _call(self, method: str, path: str, model: type[M], body: Any = None) -> M:
@@ -156,6 +157,7 @@ class SyncRestClient:
         self.close()
 
     def close(self) -> None:
+        """Close the HTTP connection pool."""
         self.http.close()
 
     def _call(self, method: str, path: str, model: type[M], body: Any = None) -> M:
@@ -164,19 +166,25 @@ class SyncRestClient:
         return _parse(self.http.request(method, path, content=content, headers=headers), model)
 
     def health(self) -> Health:
+        """``GET /v1/health``."""
         return self._call("GET", _path("health"), Health)
 
     def create_table(self, table: TableCreate) -> TableCreated:
+        """``POST /v1/tables``."""
         return self._call("POST", _path("tables"), TableCreated, table)
 
     def tables(self) -> TableList:
+        """``GET /v1/tables``."""
         return self._call("GET", _path("tables"), TableList)
 
     def table(self, table_id: str) -> TableStatus:
+        """``GET /v1/tables/{table_id}``."""
         return self._call("GET", _path("tables", table_id), TableStatus)
 
     def match_log(self, match_id: str) -> MatchLog:
+        """``GET /v1/matches/{match_id}/log``."""
         return self._call("GET", _path("matches", match_id, "log"), MatchLog)
 
     def leaderboard(self) -> Leaderboard:
+        """``GET /v1/leaderboard``."""
         return self._call("GET", _path("leaderboard"), Leaderboard)

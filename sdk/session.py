@@ -161,6 +161,7 @@ class SessionResult:
     completed: bool = False
 
     def to_json(self) -> dict[str, Any]:
+        """A plain dict (``--json``)."""
         return {
             "name": self.name,
             "seat": self.seat,

@@ -180,6 +180,7 @@ class StartLine:
         _word(self.game)
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/start {self.game} {self.seat + 1} {self.name}"
 
 
@@ -205,6 +206,7 @@ class InitGameLine:
             raise _Invalid("the hand number and the repeat count are not negative")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         t, r = _WORD_OF_WIND[self.table_wind], _WORD_OF_WIND[self.round_wind]
         return f"/initGame {t} {r} {self.number} {self.dealer + 1} {self.repeat}"
 
@@ -219,6 +221,7 @@ class InitCardLine:
         _ids(self.tiles, (16, 17), "/initCard")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return "/initCard " + " ".join(map(str, self.tiles))
 
 
@@ -232,6 +235,7 @@ class MoLine:
         _ids((self.tile,), 1, "/mo")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/mo {self.tile}"
 
 
@@ -245,6 +249,7 @@ class AskLine:
         object.__setattr__(self, "kind", AskKind(self.kind))
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/ask {self.kind.value}"
 
 
@@ -260,6 +265,7 @@ class ThrowLine:
         _ids((self.tile,), 1, "/throw <seat>")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/throw {self.seat + 1} {self.tile}"
 
 
@@ -278,6 +284,7 @@ class EatLine:
         _chow_kinds([kind_of(t) for t in ids], "/eat <seat>")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/eat {self.seat + 1} {self.own_a} {self.taken} {self.own_b}"
 
 
@@ -293,6 +300,7 @@ class PongLine:
         _same_kind(_ids(self.tiles, 3, "/pong <seat>"), "/pong <seat>")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/pong {self.seat + 1} " + " ".join(map(str, self.tiles))
 
 
@@ -315,6 +323,7 @@ class GongLine:
         _same_kind(ids, "/gong <seat>")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return " ".join(map(str, ("/gong", self.seat + 1, int(self.kind), *self.tiles)))
 
 
@@ -331,6 +340,7 @@ class HuLine:
         _ids((self.win_tile, *self.rest), tuple(range(1, 18)), "/hu <seat>")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return " ".join(map(str, ("/hu", self.seat + 1, self.win_tile, *self.rest)))
 
 
@@ -345,6 +355,7 @@ class ExitLine:
             raise _Invalid(f"/{self.word} is not /exit or /close")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/{self.word}"
 
 
@@ -353,6 +364,7 @@ class ReadyLine:
     """``/ready``: the referee's readiness probe, and the program's answer to it."""
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return "/ready"
 
 
@@ -369,6 +381,7 @@ class ThrowReply:
         _ids((self.tile,), 1, "/throw")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/throw {self.tile}"
 
 
@@ -383,6 +396,7 @@ class EatReply:
         _chow_kinds([kind_of(t) for t in ids], "/eat")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/eat {self.tiles[0]} {self.tiles[1]}"
 
 
@@ -396,6 +410,7 @@ class PongReply:
         _same_kind(_ids(self.tiles, 2, "/pong"), "/pong")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return f"/pong {self.tiles[0]} {self.tiles[1]}"
 
 
@@ -416,6 +431,7 @@ class GongReply:
         _same_kind(ids, "/gong")
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return " ".join(map(str, ("/gong", int(self.kind), *self.tiles)))
 
 
@@ -424,6 +440,7 @@ class HuReply:
     """``/hu``: win."""
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return "/hu"
 
 
@@ -432,6 +449,7 @@ class PassReply:
     """``/pass``: decline."""
 
     def format(self) -> str:
+        """The line as it is written on the wire."""
         return "/pass"
 
 

@@ -96,6 +96,7 @@ class ActionModel(_Model):
 
     @classmethod
     def of(cls, action: Action) -> ActionModel:
+        """The wire model of ``action``."""
         return cls.model_validate(action.to_json(), strict=False)
 
 
@@ -166,6 +167,7 @@ class EventMsg(_Model):
     event: EventJSON
 
     def to_event(self) -> Event:
+        """The referee's event this message carries."""
         return event_from_json(self.event)
 
 

@@ -78,6 +78,8 @@ class TableCreated(_Model):
 
 
 class SeatStatus(_Model):
+    """One seat of a table in ``GET /v1/tables/{table_id}``: who sits there and how its decisions went."""
+
     seat: int = Field(ge=0, le=3)
     bot_name: str
     transport: Literal["ws", "line", "builtin"]
@@ -119,6 +121,8 @@ class MatchLog(_Model):
 
 
 class LeaderboardEntry(_Model):
+    """One bot's line of ``GET /v1/leaderboard``."""
+
     rank: int = Field(ge=1)
     bot_name: str
     matches: NonNegativeInt

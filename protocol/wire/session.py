@@ -128,6 +128,7 @@ class WireClient:
         )
 
     def ready(self) -> str:
+        """The ``ready`` frame (after the bot's start-up work)."""
         return encode(Ready())
 
     def answer(self, action: Action) -> str:
@@ -143,6 +144,7 @@ class WireClient:
 
     @property
     def pending_request(self) -> ActionRequest | None:
+        """The request the server is waiting on, if any."""
         return self._request
 
     def receive_frame(self, frame: str | bytes) -> list[WireInput]:

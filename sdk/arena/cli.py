@@ -38,6 +38,7 @@ __all__ = ["main", "parser"]
 
 
 def parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     p = Parser(
         prog="python -m sdk.arena",
         description="Play many hands of four bots in-process and compare them honestly.",

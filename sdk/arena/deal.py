@@ -79,6 +79,7 @@ class ArenaPlan:
 
     @property
     def hands_per_deal(self) -> int:
+        """Hands each deal plays: the match length times the seatings."""
         return self.match_hands * len(self.seatings)
 
 
@@ -113,6 +114,7 @@ class PlayerTally:
 
     @property
     def fallbacks(self) -> int:
+        """Decisions answered by the fallback."""
         return sum(n for k, n in self.outcomes.items() if k != Outcome.OK)
 
 

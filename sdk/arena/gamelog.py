@@ -36,6 +36,7 @@ class GameLog:
         self._waiting: dict[int, DealRecord] = {}
 
     def add(self, record: DealRecord) -> None:
+        """Append one deal's record."""
         self._waiting[record.deal] = record
         while self._next in self._waiting:
             self._write(self._waiting.pop(self._next))

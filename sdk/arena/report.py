@@ -105,6 +105,7 @@ def time_rows(result: ArenaResult) -> list[tuple[str, ...]]:
 
 
 def pair_rows(result: ArenaResult) -> list[tuple[str, ...]]:
+    """The pairwise-difference table's rows, as text."""
     return [
         (p.a, p.b, fmt_interval(p.diff), "yes" if p.significant else "no", p.verdict)
         for p in result.pairs

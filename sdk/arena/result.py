@@ -58,9 +58,12 @@ class BotStats:
 
     @property
     def fallbacks(self) -> int:
+        """Decisions answered by the fallback."""
         return sum(n for k, n in self.outcomes.items() if k != Outcome.OK)
 
     def to_json(self) -> dict[str, Any]:
+        """A plain dict (``arena.json``)."""
+
         def r(x: float, digits: int = 4) -> float | None:
             return None if math.isnan(x) else round(x, digits)
 
@@ -93,6 +96,7 @@ class PairStats:
 
     @property
     def significant(self) -> bool:
+        """Whether the 95% interval of the difference excludes 0."""
         return self.diff.excludes_zero
 
     @property
@@ -104,6 +108,7 @@ class PairStats:
         return f"{better} beats {worse}"
 
     def to_json(self) -> dict[str, Any]:
+        """A plain dict (``arena.json``)."""
         return {
             "a": self.a,
             "b": self.b,
@@ -131,6 +136,7 @@ class ArenaResult:
 
     @property
     def hands_per_second(self) -> float:
+        """Table hands played per second of wall time."""
         return self.hands / self.elapsed if self.elapsed > 0 else math.nan
 
     def bot(self, label: str) -> BotStats:
@@ -172,6 +178,7 @@ class ArenaResult:
         return out
 
     def to_markdown(self) -> str:
+        """The report as Markdown (``arena.md``)."""
         from sdk.arena.report import markdown
 
         return markdown(self)
@@ -192,6 +199,7 @@ class Aggregator:
         self.hands = 0
 
     def add(self, record: DealRecord) -> None:
+        """Take in one deal's record."""
         points = dict.fromkeys(self.labels, 0)
         hands = dict.fromkeys(self.labels, 0)
         for match in record.matches:
@@ -206,10 +214,12 @@ class Aggregator:
 
     @property
     def deals(self) -> int:
+        """Deals taken in so far."""
         return len(self._deals)
 
     @property
     def deal_points(self) -> dict[str, list[float]]:
+        """Each bot's points per hand, one value per deal."""
         order = sorted(self._deals)
         return {b: [self._deals[d][b] for d in order] for b in self.labels}
 
@@ -220,6 +230,7 @@ class Aggregator:
     def result(
         self, config: dict[str, Any], *, partial: bool, elapsed: float, level: float = 0.95
     ) -> ArenaResult:
+        """The :class:`ArenaResult` of the deals taken in."""
         per_deal = self.deal_points
         bots = [self._bot(b, per_deal[b], level) for b in self.labels]
         pairs = [

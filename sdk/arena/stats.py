@@ -38,6 +38,7 @@ class Interval:
 
     @property
     def half_width(self) -> float:
+        """Half the interval's width."""
         return (self.high - self.low) / 2
 
     @property
@@ -46,6 +47,8 @@ class Interval:
         return self.low > 0 or self.high < 0
 
     def to_json(self, digits: int = 3) -> dict[str, float | int | None]:
+        """A plain dict, rounded to ``digits``."""
+
         def num(x: float) -> float | None:
             return None if math.isnan(x) else round(x, digits)
 

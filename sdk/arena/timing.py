@@ -49,16 +49,19 @@ class TimingHistogram:
     max: float = 0.0
 
     def add(self, seconds: float) -> None:
+        """Count one decision time (seconds)."""
         b = _bin(seconds)
         self.bins[b] = self.bins.get(b, 0) + 1
         self.count += 1
         self.max = max(self.max, seconds)
 
     def add_all(self, times: Iterable[float]) -> None:
+        """Count many decision times."""
         for t in times:
             self.add(t)
 
     def merge(self, other: TimingHistogram) -> None:
+        """Add another histogram's counts."""
         for b, n in other.bins.items():
             self.bins[b] = self.bins.get(b, 0) + n
         self.count += other.count
@@ -77,6 +80,7 @@ class TimingHistogram:
         return self.max
 
     def to_json(self) -> dict[str, float | int]:
+        """Percentiles and counts as a plain dict."""
         return {
             "decisions": self.count,
             "p50_ms": round(self.percentile(50) * 1000, 3),

@@ -350,6 +350,7 @@ class TournamentServer:
     # -- queries --
 
     def table_status(self, table_id: str) -> TableStatus | None:
+        """A live table's status, or ``None``."""
         table = self.tables.get(table_id)
         return None if table is None else table.status()
 
@@ -368,6 +369,7 @@ class TournamentServer:
         return None if stored is None else _stored_status(stored)
 
     async def list_tables(self) -> list[TableStatus]:
+        """Live tables, then stored ones."""
         live = [t.status() for t in self.tables.values()]
         known = {s.table_id for s in live}
         stored = await asyncio.wrap_future(self.store.load_matches())
@@ -387,6 +389,7 @@ class TournamentServer:
         return stored
 
     async def leaderboard(self) -> Leaderboard:
+        """The leaderboard of finished matches."""
         rows = await asyncio.wrap_future(self.store.leaderboard())
         rows.sort(key=lambda r: (-(r[3] / r[1]), -r[3], r[0]))
         entries = [

@@ -64,6 +64,7 @@ class Clock:
 
     @staticmethod
     def now() -> float:
+        """The server's clock (monotonic seconds)."""
         return time.monotonic()
 
     def wall(self, mono: float) -> float:
@@ -89,6 +90,7 @@ class DecisionRecord:
     """How many referee events of the match preceded the request."""
 
     def to_json(self) -> dict[str, Any]:
+        """A plain dict for the match log."""
         latency = None if self.replied_at is None else (self.replied_at - self.sent_at) * 1000
         return {
             "hand": self.hand,

@@ -36,14 +36,17 @@ class ServerHandle:
 
     @property
     def url(self) -> str:
+        """The HTTP base URL."""
         return f"http://{self.host}:{self.port}"
 
     @property
     def ws_url(self) -> str:
+        """The protocol v1 WebSocket URL."""
         return f"ws://{self.host}:{self.port}/v1/ws"
 
     @property
     def line_port(self) -> int | None:
+        """The line-protocol TCP port, if listening."""
         return self.server.line_port
 
 

@@ -107,14 +107,17 @@ class Seat:
         self._requests = 0
 
     def bind(self, ctx: TableContext) -> None:
+        """Attach the seat to its table."""
         self.ctx = ctx
 
     @property
     def connected(self) -> bool:
+        """Whether the bot is connected."""
         return True
 
     @property
     def ready(self) -> bool:
+        """Whether the bot is ready to play."""
         return True
 
     def startup_done(self, now: float, waited_since: float, connect_wait: float) -> bool:
@@ -133,10 +136,12 @@ class Seat:
 
     @property
     def deadline(self) -> float | None:
+        """When the pending request expires, if one is pending."""
         return None if self._asked is None else self._asked.deadline
 
     @property
     def asked(self) -> bool:
+        """Whether a request is pending."""
         return self._asked is not None
 
     def expire(self, now: float) -> None:
@@ -197,10 +202,12 @@ class WsSeat(Seat):
 
     @property
     def connected(self) -> bool:
+        """Whether a connection holds the seat."""
         return self.conn is not None and self.wire.greeted
 
     @property
     def ready(self) -> bool:
+        """Whether the bot sent ``ready`` (or its start-up budget is spent)."""
         return self.wire.ready
 
     def startup_done(self, now: float, waited_since: float, connect_wait: float) -> bool:
@@ -325,10 +332,12 @@ class LineSeat(Seat):
 
     @property
     def connected(self) -> bool:
+        """Whether the program is connected."""
         return self.channel is not None and not self.channel.closed
 
     @property
     def ready(self) -> bool:
+        """Whether the program answered the ready probe (or its start-up budget is spent)."""
         return self._ready and self.connected
 
     def startup_done(self, now: float, waited_since: float, connect_wait: float) -> bool:

@@ -268,6 +268,7 @@ class Store:
     def load_match(
         self, match_id: str, *, with_log: bool = True
     ) -> concurrent.futures.Future[StoredMatch | None]:
+        """A future of the stored match (with its log unless ``with_log`` is false), or ``None``."""
         return self.call(lambda db: _load_match(db, match_id, with_log))
 
     def load_matches(self, limit: int = 1000) -> concurrent.futures.Future[list[StoredMatch]]:

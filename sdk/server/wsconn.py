@@ -61,6 +61,7 @@ class WsConnection:
         self._close: tuple[int, str] | None = None
 
     def send(self, frames: Sequence[str]) -> None:
+        """Queue ``frames`` for the client."""
         if self._close is not None or self.closed:
             return
         self._out.extend(frames)
@@ -71,6 +72,7 @@ class WsConnection:
         self._wake.set()
 
     def grant(self) -> None:
+        """Allow the client one more frame beyond the rate (an answer the server asked for)."""
         self.bucket.grant()
 
     def error(self, code: ErrorCode, message: str, *, fatal: bool = True) -> None:
@@ -78,6 +80,7 @@ class WsConnection:
         self.send([encode(ErrorMsg(seq=0, code=code, message=message, fatal=fatal))])
 
     def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the connection with ``code`` and ``reason``."""
         if self._close is None:
             self._close = (code, reason)
         self._wake.set()

@@ -60,18 +60,23 @@ class LineCodec:
         self.adapter = adapter or LineClientAdapter()
 
     def opening(self) -> list[str]:
+        """The frames sent when a connection opens."""
         return []  # the referee speaks first (/start)
 
     def receive(self, frame: str) -> list[WireInput]:
+        """Decode one frame into the session's inputs."""
         return self.adapter.receive_line(frame)
 
     def outgoing(self) -> list[str]:
+        """Frames the codec wants sent now."""
         return self.adapter.lines_to_send()
 
     def ready(self) -> list[str]:
+        """The frames that say the bot is ready."""
         return []  # readiness is probed by the referee (/ready), answered by the adapter
 
     def answer(self, request_id: str, action: Action) -> str | None:
+        """The frame answering ``request_id`` with ``action`` (``None``: no longer asked)."""
         pending = self.adapter.pending_request
         if pending is None or pending.request_id != request_id:
             return None
@@ -125,6 +130,7 @@ class StreamChannel:
         self.reader, self.writer = reader, writer
 
     async def recv(self) -> str:
+        """The next frame; :class:`~sdk.transports.ChannelClosed` when the connection ends."""
         while True:
             try:
                 raw = await self.reader.readline()
@@ -137,6 +143,7 @@ class StreamChannel:
                 return line
 
     async def send(self, frame: str) -> None:
+        """Write one frame; :class:`~sdk.transports.ChannelClosed` if the connection is gone."""
         try:
             self.writer.write(frame.encode("ascii", "replace") + b"\n")
             await self.writer.drain()
@@ -144,6 +151,7 @@ class StreamChannel:
             raise ChannelClosed(f"cannot write: {exc}") from exc
 
     async def close(self) -> None:
+        """Close the connection."""
         try:
             self.writer.close()
             await self.writer.wait_closed()

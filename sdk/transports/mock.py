@@ -118,6 +118,7 @@ class MockChannel:
     # -- the channel --
 
     async def recv(self) -> str:
+        """The next frame; :class:`~sdk.transports.ChannelClosed` when the connection ends."""
         while True:
             self._check()
             if self.closed:
@@ -151,6 +152,7 @@ class MockChannel:
                 self._fail(f"the client did not send a frame matching {step.value!r}")
 
     async def send(self, frame: str) -> None:
+        """Write one frame; :class:`~sdk.transports.ChannelClosed` if the connection is gone."""
         if self.closed:
             raise ChannelClosed("the mock connection is closed")
         self.sent.append(frame)
@@ -164,6 +166,7 @@ class MockChannel:
             cond.notify_all()
 
     async def close(self) -> None:
+        """Close the connection."""
         self.closed = True
 
     # -- checks --
@@ -194,17 +197,20 @@ class MockTransport:
         self.opened = 0
 
     def connection(self, timeout: float = 10.0) -> MockChannel:
+        """The next connection the session opens (waits up to ``timeout`` s)."""
         channel = MockChannel(timeout)
         self.channels.append(channel)
         return channel
 
     async def connect(self) -> MockChannel:
+        """Open a new scripted connection (the session's ``connect``)."""
         if self.opened >= len(self.channels):
             raise ChannelClosed("no more scripted connections")
         self.opened += 1
         return self.channels[self.opened - 1]
 
     def assert_done(self) -> None:
+        """Fail unless every scripted frame was consumed."""
         if self.opened != len(self.channels):
             raise MockScriptError(f"{self.opened} of {len(self.channels)} connections were made")
         for channel in self.channels:

@@ -68,6 +68,7 @@ class WsChannel:
         self.ws = ws
 
     async def recv(self) -> str:
+        """The next frame; :class:`~sdk.transports.ChannelClosed` when the connection ends."""
         try:
             data = await self.ws.recv()
         except ConnectionClosed as exc:
@@ -75,12 +76,14 @@ class WsChannel:
         return data if isinstance(data, str) else data.decode("utf-8", "replace")
 
     async def send(self, frame: str) -> None:
+        """Write one frame; :class:`~sdk.transports.ChannelClosed` if the connection is gone."""
         try:
             await self.ws.send(frame)
         except ConnectionClosed as exc:
             raise ChannelClosed(f"connection closed: {exc}") from exc
 
     async def close(self) -> None:
+        """Close the connection."""
         await self.ws.close()
 
 
@@ -131,18 +134,23 @@ class WireCodec:
         self.client = client
 
     def opening(self) -> list[str]:
+        """The frames sent when a connection opens."""
         return [self.client.hello()]
 
     def receive(self, frame: str) -> list[WireInput]:
+        """Decode one frame into the session's inputs."""
         return self.client.receive_frame(frame)
 
     def outgoing(self) -> list[str]:
+        """Frames the codec wants sent now."""
         return []
 
     def ready(self) -> list[str]:
+        """The frames that say the bot is ready."""
         return [self.client.ready()]
 
     def answer(self, request_id: str, action: Action) -> str | None:
+        """The frame answering ``request_id`` with ``action`` (``None``: no longer asked)."""
         pending = self.client.pending_request
         if pending is None or pending.request_id != request_id:
             return None
