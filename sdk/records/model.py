@@ -68,6 +68,7 @@ class SeatInfo:
     version: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """The record line's JSON form."""
         return {
             "seat": self.seat,
             "player": self.player,
@@ -77,6 +78,7 @@ class SeatInfo:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatInfo:
+        """Read the JSON form of :meth:`to_json`."""
         return cls(int(data["seat"]), int(data["player"]), str(data["name"]), str(data["version"]))
 
 
@@ -90,6 +92,7 @@ class Timing:
     started_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The record line's JSON form."""
         return {
             "decision_seconds": self.decision_seconds,
             "safety_margin": self.safety_margin,
@@ -98,6 +101,7 @@ class Timing:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Timing:
+        """Read the JSON form of :meth:`to_json`."""
         started = data.get("started_at")
         return cls(
             float(data["decision_seconds"]),
@@ -117,6 +121,7 @@ class Origin:
     deal: int | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The record line's JSON form."""
         out: dict[str, Any] = {"source": self.source, "match_id": self.match_id}
         if self.table_id:
             out["table_id"] = self.table_id
@@ -126,6 +131,7 @@ class Origin:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Origin:
+        """Read the JSON form of :meth:`to_json`."""
         deal = data.get("deal")
         return cls(
             str(data["source"]),
@@ -150,6 +156,7 @@ class Header:
     version: int = VERSION
 
     def to_json(self) -> dict[str, Any]:
+        """The record line's JSON form."""
         return {
             "type": "header",
             "format": FORMAT,
@@ -165,6 +172,7 @@ class Header:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Header:
+        """Read the JSON form of :meth:`to_json`."""
         return cls(
             seed=int(data["seed"]),
             hands=int(data["hands"]),
@@ -211,6 +219,7 @@ class Decision:
         return self.outcome in FALLBACKS
 
     def to_json(self) -> dict[str, Any]:
+        """The record line's JSON form."""
         out: dict[str, Any] = {
             "type": "decision",
             "hand": self.hand,
@@ -231,6 +240,7 @@ class Decision:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Decision:
+        """Read the JSON form of :meth:`to_json`."""
         ms = data["ms"]
         raw = data.get("raw")
         applied = _action(data["applied"])
@@ -265,6 +275,7 @@ class HandRecord:
     end_event: int
 
     def to_json(self) -> dict[str, Any]:
+        """The record line's JSON form."""
         return {
             "type": "hand",
             "hand": self.hand,
@@ -277,6 +288,7 @@ class HandRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandRecord:
+        """Read the JSON form of :meth:`to_json`."""
         return cls(
             hand=int(data["hand"]),
             dealer=int(data["dealer"]),
@@ -298,6 +310,7 @@ class MatchSummary:
     ended_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The record line's JSON form."""
         return {
             "type": "result",
             "status": self.status,
@@ -308,6 +321,7 @@ class MatchSummary:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchSummary:
+        """Read the JSON form of :meth:`to_json`."""
         ended = data["ended_at"]
         return cls(
             status=str(data["status"]),
