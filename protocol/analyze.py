@@ -87,7 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = Parser(prog="python -m protocol.analyze", description=__doc__.splitlines()[0])
-    parser.add_argument("hand", help='concealed tiles, e.g. "123m 456p 789s 11s 23s EE C F"')
+    parser.add_argument(
+        "hand",
+        help='concealed tiles, e.g. "123m 456p 789s 11s 23s EE C F" (winds E S W N, '
+        "dragons C F P = 中 發 白)",
+    )
     parser.add_argument("--visible", default="", help="tiles seen outside the hand (rivers, melds)")
     parser.add_argument("--melds", default="", help='own melds, e.g. "pung:555p chow:123m"')
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")

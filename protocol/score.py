@@ -7,7 +7,8 @@
 ``--melds "pung:555p chow:123m concealed_kong:EEEE"``. Seats are 0..3 and the next seat
 of ``s`` is ``(s + 1) % 4``. The winner's seat is ``--winner`` (default 0) or follows
 from ``--seat-wind`` and ``--dealer``. Prints the canonical split, the items with their
-tai, the total and every seat's payment; ``--json`` prints the same as JSON. Bad input
+tai, the total, notes on sets held in hand that count as exposed (R11.2, R11.4) and
+every seat's payment; ``--json`` prints the same as JSON. Bad input
 prints the error and exits with status 2.
 
 >>> situation = build_situation("123m 456p 789s 234s 567s 9s", "9s", discarder=2)
@@ -129,9 +130,33 @@ def format_result(situation: WinSituation, result: ScoreResult) -> str:
     if not result.items:
         lines.append("  (none: a 0-tai win)")
     lines.append(f"total: {result.total_tai} tai")
+    lines += [f"note: {note}" for note in split_notes(situation, result)]
     pays = ", ".join(f"seat {seat} {change:+d}" for seat, change in enumerate(result.payments))
     lines.append(f"payments: {pays}")
     return "\n".join(lines)
+
+
+def split_notes(situation: WinSituation, result: ScoreResult) -> list[str]:
+    """Why sets found in the hand are not marked concealed: the rulings a reader meets.
+
+    >>> situation = build_situation("123m 456p 789s CCC 55s EE", "E", discarder=2)
+    >>> for note in split_notes(situation, score_win(situation)):
+    ...     print(note)
+    pung:EEE counts as exposed: the winning discard completed it (R11.4)
+    pung:CCC is held in hand but counts as exposed: an honor pung from the hand is recorded as exposed, so it is no concealed pung and the hand is not 門清 (R11.2)
+    """
+    notes = []
+    for s in result.split.sets:
+        if s.declared or s.concealed or s.is_chow:
+            continue
+        if situation.discarder is not None and s.tile == situation.win_tile:
+            notes.append(f"{s} counts as exposed: the winning discard completed it (R11.4)")
+        elif s.tile.is_honor:
+            notes.append(
+                f"{s} is held in hand but counts as exposed: an honor pung from the hand is "
+                "recorded as exposed, so it is no concealed pung and the hand is not 門清 (R11.2)"
+            )
+    return notes
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -139,7 +164,11 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m protocol.score",
         description="Score a winning hand under the tournament rules (see docs/RULES.md).",
     )
-    p.add_argument("hand", help='concealed tiles, for example "123m 456p 789s 234s 567s 9s"')
+    p.add_argument(
+        "hand",
+        help='concealed tiles, for example "123m 456p 789s 234s 567s 9s" (winds E S W N, '
+        "dragons C F P = 中 發 白)",
+    )
     p.add_argument("--win", required=True, help="the winning tile, for example 9s")
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--self-draw", action="store_true", help="won by self-draw")
@@ -183,7 +212,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except MahjongError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        report = {**result.to_json(), "notes": split_notes(situation, result)}
+        print(json.dumps(report, ensure_ascii=False))
     else:
         print(format_result(situation, result))
     return 0
