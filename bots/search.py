@@ -78,7 +78,7 @@ class SearchBot(DefensiveBot):
         think_ms: float | None = None,
         margin: float = 0.15,
         width: int = 4,
-        confidence: float = 1.0,
+        confidence: float = 2.0,
         workers: int = 0,
         rollout: Policy = lite_policy,
     ) -> None:
@@ -229,12 +229,12 @@ class SearchConfig:
     samples: int | None = None
     think_ms: float | None = None
     width: int = 4
-    confidence: float = 1.0
+    confidence: float = 2.0
     workers: int = 0
 
     def __call__(self, seed: int | None = None) -> SearchBot:
         return SearchBot(
-            seed, samples=self.samples, think_ms=self.think_ms, width=self.width,
+            seed, "search", samples=self.samples, think_ms=self.think_ms, width=self.width,
             confidence=self.confidence, workers=self.workers,
         )  # fmt: skip
 
