@@ -76,7 +76,7 @@ class SearchBot(DefensiveBot):
         *,
         samples: int | None = None,
         think_ms: float | None = None,
-        margin: float = 0.15,
+        margin: float = 0.05,
         width: int = 4,
         confidence: float = 2.0,
         workers: int = 0,
@@ -129,9 +129,7 @@ class SearchBot(DefensiveBot):
             return remembered[1]
         return request.default()
 
-    def candidates(
-        self, view: GameView, request: DecisionRequest, guess: Action
-    ) -> list[Action]:
+    def candidates(self, view: GameView, request: DecisionRequest, guess: Action) -> list[Action]:
         """The actions worth a search, the guess first (see the module doc)."""
         legal = request.legal_actions
         if request.is_claim:
@@ -167,13 +165,13 @@ class SearchBot(DefensiveBot):
             )  # fmt: skip
         pool = self._pool or self._start_pool()
         shares = _shares(self.samples, self.workers)
-        jobs = [
-            pool.submit(
+        jobs = []
+        for i, share in enumerate(shares):
+            job = pool.submit(
                 search, view, candidates, random.Random(seed + i), samples=share,
                 deadline=deadline, rollout=self.rollout,
             )  # fmt: skip
-            for i, share in enumerate(shares)
-        ]
+            jobs.append(job)
         done, _ = concurrent.futures.wait(jobs, timeout=max(0.0, deadline - time.monotonic()))
         stats = SearchStats([_empty(a) for a in candidates])
         for job in jobs:  # in submission order, so the merge does not depend on timing

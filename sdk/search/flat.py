@@ -7,9 +7,10 @@ policy. All candidates see the same worlds (common random numbers), so the diffe
 between them are measured far more precisely than their values: a candidate is compared
 with a *reference* action (the bot's own best guess) sample by sample.
 
-The search is anytime: it stops after ``samples`` samples or at ``deadline``
-(:func:`time.monotonic`), whichever comes first, checking the clock before every
-playout, and what it has measured so far is the answer.
+The search is anytime: it stops after ``samples`` samples or before ``deadline``
+(:func:`time.monotonic`), whichever comes first, and what it has measured so far is the
+answer. Before every playout it checks that the time left is more than twice the
+slowest playout so far, so that it is done by the deadline even on a loaded machine.
 
 >>> import random
 >>> from protocol.hand_state import HandState
@@ -130,18 +131,21 @@ def search(
     start = clock()
     limit = math.inf if deadline is None else deadline
     todo = math.inf if samples is None else samples
+    slowest = 0.0
     while stats.samples < todo:
         base = state_from_world(sv, sample_world(sv, rng, weight))
         points = []
         for entry in stats.candidates:
-            if clock() >= limit:
+            begin = clock()
+            if begin + 2 * slowest >= limit:
                 stats.interrupted = True
-                stats.seconds = clock() - start
+                stats.seconds = begin - start
                 return stats
             state = fork(base)
             state.apply(seat, entry.action)
             points.append(playout(state, policies, rng).result.payments[seat])
             stats.playouts += 1
+            slowest = max(slowest, clock() - begin)
         ref = points[0]
         for entry, p in zip(stats.candidates, points, strict=True):
             entry.visits += 1

@@ -52,9 +52,14 @@ def playout(state: HandState, policies: Sequence[Policy], rng: random.Random) ->
     pending = state._pending  # the referee's own dict: read, never changed here
     apply = state.apply
     while pending:
-        for seat, legal in list(pending.items()):
+        if len(pending) == 1:  # the usual case: one seat to act
+            [(seat, legal)] = pending.items()
             apply(seat, policies[seat](state, seat, legal, rng))
             steps += 1
+        else:
+            for seat, legal in list(pending.items()):
+                apply(seat, policies[seat](state, seat, legal, rng))
+                steps += 1
         pending = state._pending
     result = state.public.result
     assert result is not None, "a hand with nobody to decide is over"

@@ -44,9 +44,7 @@ _DISCARD = ActionKind.DISCARD
 _CHOW = ActionKind.CHOW
 _NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple(
-        (k + d, 2 if abs(d) == 1 else 1)
-        for d in (-2, -1, 1, 2)
-        if k < 27 and 0 <= k % 9 + d <= 8
+        (k + d, 2 if abs(d) == 1 else 1) for d in (-2, -1, 1, 2) if k < 27 and 0 <= k % 9 + d <= 8
     )
     for k in range(34)
 )
