@@ -14,6 +14,10 @@ less), the median over ``--repeats`` repeats of:
   second inside :func:`sdk.search.flat.search`, and the CPU milliseconds per decision at
   each sample count the strength runs use.
 
+It also times, in the same run, the referee benchmark's loop (``bench_referee.py``: full
+hands of four uniform-random bots), so that figures from a loaded machine can be set
+against that benchmark's published figure.
+
 Run: ``python benchmarks/bench_search.py [--hands 40] [--repeats 5]``
 """
 
@@ -24,6 +28,8 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+
+from bench_referee import play_hand
 
 from bots.search import SearchBot
 from protocol.hand_state import HandState
@@ -116,6 +122,17 @@ def main() -> None:
         target = "   (target >= 3,000)" if name == "random" else ""
         print(f"  playouts/s, {name:<10} {median_of(args.repeats, playing):8,.0f}{target}")
     search_speed(views, args.repeats)
+    referee = median_of(args.repeats, lambda: referee_rate(200))
+    print(f"  referee, full random hands/s (bench_referee's loop, same run) {referee:8,.0f}")
+
+
+def referee_rate(hands: int) -> float:
+    """bench_referee's hands per CPU second, for scale."""
+    rng = random.Random(0)
+    start = time.process_time()
+    for seed in range(hands):
+        play_hand(seed, rng)
+    return hands / (time.process_time() - start)
 
 
 def search_speed(views: list, repeats: int) -> None:
