@@ -87,13 +87,14 @@ def _scripts() -> dict[str, str]:
 
 def _module_sources(module: str) -> list[Path] | None:
     """The source files whose literals hold ``module``'s options; None if it is missing."""
-    if module.startswith("bots."):
-        return [ROOT / "sdk" / "cli.py"] if importlib.util.find_spec(module) else None
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
         return None
     origin = Path(spec.origin)
-    return sorted(origin.parent.glob("*.py")) if origin.name == "__init__.py" else [origin]
+    own = sorted(origin.parent.glob("*.py")) if origin.name == "__init__.py" else [origin]
+    if module.startswith("bots."):  # a bot: the common command line, plus its own options
+        return [ROOT / "sdk" / "cli.py", *own]
+    return own
 
 
 def _target(words: list[str]) -> tuple[str, list[Path] | None] | None:

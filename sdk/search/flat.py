@@ -54,6 +54,7 @@ class CandidateStats:
 
     @property
     def mean(self) -> float:
+        """The mean value of this candidate's playouts (0 before any)."""
         return self.total / self.visits if self.visits else 0.0
 
     @property
@@ -71,6 +72,7 @@ class CandidateStats:
         return math.sqrt(max(var, 0.0) / n)
 
     def merge(self, other: CandidateStats) -> None:
+        """Add another worker's counts for the same candidate."""
         self.visits += other.visits
         self.total += other.total
         self.diff += other.diff
@@ -99,6 +101,7 @@ class SearchStats:
         return top.action
 
     def merge(self, other: SearchStats) -> None:
+        """Add another worker's statistics, candidate by candidate."""
         for mine, theirs in zip(self.candidates, other.candidates, strict=True):
             mine.merge(theirs)
         self.samples += other.samples
