@@ -59,6 +59,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
+from urllib.parse import urlsplit
 
 from protocol.cli import (
     EXIT_FAILED,
@@ -265,7 +266,7 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
     finally:
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
-    _print_session(session, args.json)
+    _print_session(session, args.json, _record_url(args.url, session) if mode == "ws" else "")
     return EXIT_OK
 
 
@@ -338,9 +339,9 @@ def _warn_late(result: MatchResult, budget: Budget, args: argparse.Namespace) ->
         )
 
 
-def _print_session(result: SessionResult, as_json: bool) -> None:
+def _print_session(result: SessionResult, as_json: bool, record: str = "") -> None:
     if as_json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps({**result.to_json(), "record": record or None}))
         return
     timing, sdk = result.stats.to_json(), result.overhead.to_json()
     scores = "unknown" if result.scores is None else " ".join(map(str, result.scores))
@@ -350,6 +351,22 @@ def _print_session(result: SessionResult, as_json: bool) -> None:
         f"ms, max {timing['max_ms']} ms, fallbacks {timing['fallbacks']}; SDK overhead p99 "
         f"{sdk['p99_ms']} ms; reconnects {result.reconnects}"
     )
+    if result.match_id:
+        where = f"; record: {record}" if record else ""
+        print(f"match {result.match_id} on table {result.table_id or '?'}{where}")
+
+
+def _record_url(url: str, result: SessionResult) -> str:
+    """Where the server keeps this match's record (the local server's path).
+
+    >>> _record_url("ws://127.0.0.1:8765/v1/ws", SessionResult("b", match_id="m-3"))
+    'http://127.0.0.1:8765/v1/matches/m-3/log.jsonl'
+    """
+    if not result.match_id:
+        return ""
+    parts = urlsplit(url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return f"{scheme}://{parts.netloc}/v1/matches/{result.match_id}/log.jsonl"
 
 
 # -- helpers --

@@ -31,6 +31,7 @@ from protocol.wire.rest import (
 )
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
+from sdk.server.banner import banner, record_url
 from sdk.server.config import ServerConfig
 from sdk.server.linechan import LineChannel, spawn_program
 from sdk.server.lobby import Entrant, Lobby
@@ -107,6 +108,8 @@ class TournamentServer:
         self._serial = 0
         self._lobby_tables = 0
         self._line_server: asyncio.Server | None = None
+        self.http_port: int | None = None
+        """The HTTP/WebSocket port, once bound (set by :mod:`sdk.server.runner`)."""
 
     # -- life cycle --
 
@@ -122,6 +125,7 @@ class TournamentServer:
             self.line_port = self._line_server.sockets[0].getsockname()[1]
         for spec in self._seat_specs:
             self.lobby.join(parse_seat_spec(spec))
+        log.info("\n".join(banner(config, self.http_port, self.line_port)))
 
     async def stop(self) -> None:
         """Stop the lobby and the listener, abort running tables, close the store."""
@@ -209,9 +213,17 @@ class TournamentServer:
         task = asyncio.get_running_loop().create_task(table.run(), name=f"table {table_id}")
         self._tasks[table_id] = task
         task.add_done_callback(lambda _: self._done(table))
+        seats = ", ".join(f"{s.seat} {s.name}" for s in table.seats)
+        log.info("table %s opened for match %s (%s): %s", table_id, table.spec.match_id,
+                 table.spec.origin, seats)  # fmt: skip
 
     def _done(self, table: Table) -> None:
         table_id = table.spec.table_id
+        match_id = table.spec.match_id
+        scores = "-" if table.match is None else " ".join(map(str, table.match.scores))
+        url = record_url(self.config.host, self.http_port, match_id)
+        log.info("match %s on table %s %s: scores %s; record %s", match_id, table_id,
+                 table.state, scores, url)  # fmt: skip
         self._tasks.pop(table_id, None)
         self._finished.append(table_id)
         while len(self._finished) > KEEP_FINISHED:

@@ -88,6 +88,7 @@ async def running_server(
     """Serve in this event loop until the block ends (``config.port`` 0: any free port)."""
     server = TournamentServer(config, seats)
     sock = _bind(config.host, config.port)
+    server.http_port = sock.getsockname()[1]
     userver = _uvicorn(config, server, log_level)
     task = asyncio.create_task(userver.serve(sockets=[sock]))
     try:
@@ -109,5 +110,5 @@ def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "inf
     server = TournamentServer(config, seats)
     userver = _uvicorn(config, server, log_level)
     sock = _bind(config.host, config.port)
-    log.info("taimahjong server on http://%s:%d", config.host, sock.getsockname()[1])
+    server.http_port = sock.getsockname()[1]
     asyncio.run(userver.serve(sockets=[sock]))

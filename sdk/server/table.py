@@ -175,6 +175,7 @@ class Table:
             spec.match_id, spec.table_id, spec.serial, spec.seed, spec.hands, names, config
         )
         self.store.begin_match(row)
+        log.info("match %s started on table %s: %s", spec.match_id, spec.table_id, names)
         self._broadcast(self.match.events)
 
     async def _play(self) -> None:
