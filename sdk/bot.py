@@ -102,11 +102,14 @@ class MatchInfo:
 class Bot:
     """Base class of every bot. Override :meth:`choose`; the rest is optional.
 
-    ``name`` defaults to the class name. Hooks are called with the view already
+    ``name`` defaults to the class name; ``version`` (default empty) tells versions of
+    one bot apart on a server's leaderboard. Hooks are called with the view already
     updated. A bot object plays one seat at a time.
     """
 
     name: ClassVar[str] = ""
+    version: ClassVar[str] = ""
+    """Optional: sent in ``hello``; the server's leaderboard groups by name and version."""
 
     def __init__(self, name: str | None = None) -> None:
         if name is not None:

@@ -3,7 +3,9 @@
 
 On a cookbook page, a ```python block that starts with ``# file: NAME.py`` is a file to
 save; the page's other Python blocks then run in order, in one namespace, in the folder
-that holds those files (as a reader would run them).
+that holds those files (as a reader would run them). Fragments written "in your bot" may
+use ``view``, ``request`` and ``rng``: the view and request of the seat to act at the start
+of a seeded hand, and a seeded ``random.Random`` (the cookbook's index says so).
 """
 
 from __future__ import annotations
@@ -36,6 +38,22 @@ def test_blocks_are_found() -> None:
 PAGES = sorted(COOKBOOK.glob("*.md"))
 
 
+def _bot_context() -> dict[str, object]:
+    """``view``, ``request`` and ``rng`` as a bot has them on its first decision."""
+    import random
+    import time
+
+    from protocol.hand_state import HandState
+    from sdk.bot import DecisionRequest
+    from sdk.view import GameView
+
+    hand = HandState.new(seed=7, dealer=0)
+    seat, legal = next(iter(hand.pending().items()))
+    view = GameView(hand.view(seat))
+    request = DecisionRequest(legal, time.monotonic() + 3.0, drawn_tile=view.drawn_tile)
+    return {"view": view, "request": request, "rng": random.Random(7)}
+
+
 def test_every_cookbook_topic_has_a_page() -> None:
     names = {p.stem for p in PAGES}
     topics = {"claims", "defence", "time-left", "process-pool", "logging", "testing"}
@@ -58,7 +76,7 @@ def test_cookbook_examples_run(page: Path, tmp_path: Path, monkeypatch: pytest.M
         else:
             scripts.append(block)
     assert scripts, f"{page.name}: no example runs the code it shows"
-    namespace: dict[str, object] = {"__name__": f"cookbook_{page.stem.replace('-', '_')}"}
+    namespace = {"__name__": f"cookbook_{page.stem.replace('-', '_')}", **_bot_context()}
     with contextlib.redirect_stdout(io.StringIO()):
         for i, script in enumerate(scripts):
             exec(compile(script, f"{page.name}[{i}]", "exec"), namespace)

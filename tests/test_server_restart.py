@@ -109,12 +109,12 @@ def test_a_killed_server_restarts_with_its_finished_matches_and_leaderboard(
     assert partial["events"] == _reference(9, hands_kept)[:-1]  # all but match_end
 
 
-def test_leaderboard_ranks_by_mean_score(tmp_path: Path) -> None:
+def test_leaderboard_ranks_by_rating_with_intervals(tmp_path: Path) -> None:
     async def scenario() -> dict:
         from sdk.server.config import ServerConfig
         from sdk.server.runner import running_server
 
-        config = ServerConfig(port=0, db_path=str(tmp_path / "b.db"))
+        config = ServerConfig(port=0, db_path=str(tmp_path / "b.db"), leaderboard_min_hands=4)
         async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as http:
             ids = []
             for seed in (1, 2):
@@ -133,9 +133,16 @@ def test_leaderboard_ranks_by_mean_score(tmp_path: Path) -> None:
 
     board = asyncio.run(scenario())
     entries = board["entries"]
-    assert [e["rank"] for e in entries] == list(range(1, len(entries) + 1))
-    means = [e["mean_score"] for e in entries]
-    assert means == sorted(means, reverse=True)
+    assert board["min_hands"] == 4 and len(entries) == 2  # one line per bot identity
+    assert [e["rank"] for e in entries] == [1, 2]
+    ratings = [e["rating"] for e in entries]
+    assert ratings == sorted(ratings, reverse=True)
     greedy = next(e for e in entries if e["bot_name"] == "greedy")
     assert greedy["matches"] == 2 and greedy["hands"] == 4
+    rnd = next(e for e in entries if e["bot_name"] == "random")
+    assert rnd["matches"] == 6 and rnd["hands"] == 12  # three seats, two matches
+    for e in entries:
+        assert abs(e["points_per_hand"] - e["total_score"] / e["hands"]) < 0.001
+        assert e["points_per_hand_low"] <= e["points_per_hand"] <= e["points_per_hand_high"]
+        assert abs(e["rating"] - (e["rating_mu"] - 3 * e["rating_sigma"])) < 0.01
     assert sum(e["total_score"] for e in entries) == 0

@@ -244,13 +244,15 @@ class Bye(_Model):
 class Hello(_Model):
     """The first frame of every connection. ``token`` names the seat; without one the
     server seats the bot through its lobby. ``last_seq`` resumes a session: the server
-    sends the events after it and the request still pending."""
+    sends the events after it and the request still pending. ``bot_version`` (optional)
+    tells versions of one bot apart: the leaderboard groups by name and version."""
 
     type: Literal["hello"] = "hello"
     protocol_version: int = PROTOCOL_VERSION
     token: str | None = Field(default=None, min_length=1, max_length=256)
     bot_name: str = Field(min_length=1, max_length=64)
     client_version: str = Field(default="", max_length=64)
+    bot_version: str = Field(default="", max_length=64)
     last_seq: NonNegativeInt | None = None
 
 

@@ -121,20 +121,34 @@ class MatchLog(_Model):
 
 
 class LeaderboardEntry(_Model):
-    """One bot's line of ``GET /v1/leaderboard``."""
+    """One bot's line of ``GET /v1/leaderboard``: a bot is its name and version (as sent
+    in ``hello``). ``rank`` is ``None`` until it has played the leaderboard's
+    ``min_hands``. ``points_per_hand`` comes with its 95% interval over the bot's matches
+    (``None`` before two matches); ``rating`` is the OpenSkill (Plackett-Luce) rating's
+    conservative estimate ``rating_mu - 3 * rating_sigma``, updated match by match with
+    the four seats ranked by final score."""
 
-    rank: int = Field(ge=1)
+    rank: int | None = Field(default=None, ge=1)
     bot_name: str
+    bot_version: str = ""
     matches: NonNegativeInt
     hands: NonNegativeInt
     total_score: int
     mean_score: float = Field(strict=False)
+    points_per_hand: float = Field(default=0.0, strict=False)
+    points_per_hand_low: float | None = Field(default=None, strict=False)
+    points_per_hand_high: float | None = Field(default=None, strict=False)
+    rating: float = Field(default=0.0, strict=False)
+    rating_mu: float = Field(default=0.0, strict=False)
+    rating_sigma: float = Field(default=0.0, strict=False)
 
 
 class Leaderboard(_Model):
-    """``GET /v1/leaderboard``."""
+    """``GET /v1/leaderboard``: ranked bots first (best rating first), then the bots
+    with fewer than ``min_hands`` hands."""
 
     entries: list[LeaderboardEntry]
+    min_hands: NonNegativeInt = 0
 
 
 class ErrorBody(_Model):

@@ -108,8 +108,11 @@ class WireClient:
     carries :attr:`last_seq`, so the server resumes. With ``token=None`` the server seats
     the bot through its lobby; the token in ``welcome`` is kept for resuming."""
 
-    def __init__(self, token: str | None, bot_name: str, client_version: str = "") -> None:
+    def __init__(
+        self, token: str | None, bot_name: str, client_version: str = "", bot_version: str = ""
+    ) -> None:
         self.token, self.bot_name, self.client_version = token, bot_name, client_version
+        self.bot_version = bot_version
         self.last_seq = 0
         self.seat: int | None = None
         self.welcome: Welcome | None = None
@@ -123,6 +126,7 @@ class WireClient:
                 token=self.token,
                 bot_name=self.bot_name,
                 client_version=self.client_version,
+                bot_version=self.bot_version,
                 last_seq=self.last_seq or None,
             )
         )
@@ -307,6 +311,7 @@ class WireServerSeat:
         self.ready = False
         self.startup_deadline: float | None = None
         self.bot_name = ""
+        self.bot_version = ""
         self._log: list[str] = []
         self._out: list[str] = []
         self._pending: _Pending | None = None
@@ -448,7 +453,7 @@ class WireServerSeat:
         if last > self.seq:
             self._error(ErrorCode.BAD_RESUME, f"last_seq {last} is ahead of {self.seq}", fatal=True)
             return
-        self.greeted, self.bot_name = True, msg.bot_name
+        self.greeted, self.bot_name, self.bot_version = True, msg.bot_name, msg.bot_version
         resumed = msg.last_seq is not None
         if self.startup_deadline is None:
             self.startup_deadline = now + self.config.timing.startup_ms / 1000

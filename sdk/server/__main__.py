@@ -98,6 +98,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-tables", type=int, default=d.max_tables)
     p.add_argument(
+        "--min-hands",
+        type=int,
+        default=d.leaderboard_min_hands,
+        help="hands a bot must play to be ranked on the leaderboard (default %(default)s)",
+    )
+    p.add_argument(
         "--connect-wait",
         type=float,
         default=d.connect_wait,
@@ -124,6 +130,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         connect_wait=args.connect_wait,
         max_tables=args.max_tables,
         admin_token=args.admin_token,
+        leaderboard_min_hands=args.min_hands,
     )
     for item in args.house:
         name, sep, spec = item.partition("=")

@@ -62,6 +62,8 @@ class ServerConfig:
     (absent seats are played by the R17 default until they connect)."""
     max_tables: int = 512
     """Tables running or waiting at once; more are refused (HTTP 503)."""
+    leaderboard_min_hands: int = 64
+    """Hands a bot must have played to be ranked on the leaderboard (listed before)."""
     admin_token: str | None = None
     """If set, ``POST /v1/tables`` needs ``Authorization: Bearer <admin_token>``."""
 

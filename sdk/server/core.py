@@ -22,7 +22,6 @@ from protocol.wire.common import ErrorCode
 from protocol.wire.messages import MatchConfig, Timing
 from protocol.wire.rest import (
     Leaderboard,
-    LeaderboardEntry,
     MatchLog,
     SeatStatus,
     TableCreate,
@@ -35,6 +34,7 @@ from sdk.server.banner import banner, record_url
 from sdk.server.config import ServerConfig
 from sdk.server.linechan import LineChannel, spawn_program
 from sdk.server.lobby import Entrant, Lobby
+from sdk.server.ratings import leaderboard as rank_bots
 from sdk.server.records import Clock
 from sdk.server.seats import HouseSeat, LineSeat, Seat, WsSeat
 from sdk.server.security import new_token
@@ -401,16 +401,9 @@ class TournamentServer:
         return stored
 
     async def leaderboard(self) -> Leaderboard:
-        """The leaderboard of finished matches."""
-        rows = await asyncio.wrap_future(self.store.leaderboard())
-        rows.sort(key=lambda r: (-(r[3] / r[1]), -r[3], r[0]))
-        entries = [
-            LeaderboardEntry(
-                rank=i + 1, bot_name=name, matches=m, hands=h, total_score=s, mean_score=s / m
-            )
-            for i, (name, m, h, s) in enumerate(rows)
-        ]
-        return Leaderboard(entries=entries)
+        """The leaderboard of finished matches (:mod:`sdk.server.ratings`)."""
+        matches = await asyncio.wrap_future(self.store.finished_matches())
+        return await asyncio.to_thread(rank_bots, matches, self.config.leaderboard_min_hands)
 
 
 def _stored_status(stored: StoredMatch) -> TableStatus:

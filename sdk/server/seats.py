@@ -111,6 +111,11 @@ class Seat:
         self.ctx = ctx
 
     @property
+    def version(self) -> str:
+        """The bot's version, if it said one (protocol v1's ``hello``); else empty."""
+        return ""
+
+    @property
     def connected(self) -> bool:
         """Whether the bot is connected."""
         return True
@@ -204,6 +209,11 @@ class WsSeat(Seat):
     def connected(self) -> bool:
         """Whether a connection holds the seat."""
         return self.conn is not None and self.wire.greeted
+
+    @property
+    def version(self) -> str:
+        """The ``bot_version`` of the bot's last ``hello``."""
+        return self.wire.bot_version
 
     @property
     def ready(self) -> bool:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from protocol.events import Event
+from sdk.server.ratings import MatchOutcome
 from sdk.server.records import DecisionRecord
 
 __all__ = ["MatchRow", "Store", "StoreClosedError", "StoredMatch", "store_rows"]
@@ -279,6 +280,10 @@ class Store:
         """``(bot_name, matches, hands, total_score)`` over finished matches."""
         return self.call(_leaderboard)
 
+    def finished_matches(self) -> concurrent.futures.Future[list[MatchOutcome]]:
+        """Every finished match in the order played, as the leaderboard reads it."""
+        return self.call(_finished_matches)
+
 
 class _transaction:
     """``BEGIN`` / ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
@@ -325,6 +330,19 @@ def _load_matches(db: sqlite3.Connection, limit: int) -> list[StoredMatch]:
         f"SELECT {_COLUMNS} FROM matches ORDER BY serial DESC LIMIT ?", (limit,)
     ).fetchall()
     return [StoredMatch(*_row(r), [], []) for r in rows]
+
+
+def _finished_matches(db: sqlite3.Connection) -> list[MatchOutcome]:
+    out = []
+    for names, config, scores, hands in db.execute(
+        "SELECT seat_names, config, scores, hands_played FROM matches"
+        " WHERE status='finished' ORDER BY serial"
+    ):
+        seats = {s["seat"]: s.get("version", "") for s in json.loads(config).get("seats", [])}
+        seat_names = tuple(json.loads(names))
+        versions = tuple(seats.get(i, "") for i in range(len(seat_names)))
+        out.append(MatchOutcome(seat_names, versions, tuple(json.loads(scores)), hands))
+    return out
 
 
 def _leaderboard(db: sqlite3.Connection) -> list[tuple[str, int, int, int]]:

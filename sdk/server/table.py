@@ -64,7 +64,8 @@ class TableSpec:
             "timing": {"decision_ms": self.decision_ms, "startup_ms": self.startup_ms},
             "origin": self.origin,
             "seats": [
-                {"seat": s.seat, "bot_name": s.name, "transport": s.transport} for s in seats
+                {"seat": s.seat, "bot_name": s.name, "version": s.version, "transport": s.transport}
+                for s in seats
             ],
             **self.extra,
         }

@@ -193,6 +193,6 @@ async def run_ws(
     error (bad token, version mismatch).
     """
     check_url(url)
-    client = WireClient(token, name or bot.name, CLIENT_VERSION)
+    client = WireClient(token, name or bot.name, CLIENT_VERSION, bot.version)
     session = Session(bot, WireCodec(client), budget=budget, strict=strict, executor=executor)
     return await drive(session, lambda: open_ws(url, options), reconnect)

@@ -1,0 +1,107 @@
+"""The leaderboard: who is better, and how sure we are.
+
+Finished matches are grouped by bot *identity*, its name and version (as sent in
+``hello``), whatever seat or transport it played. For each identity: matches, hands,
+points per hand with a 95% t interval over its matches (each match's points per hand is
+one observation), and an OpenSkill rating (the Plackett-Luce model for the four players
+of a match, ranked by final score, applied match by match in the order played). Bots
+with fewer than ``min_hands`` hands are listed but not ranked: an early lucky streak
+should not top the table.
+
+>>> m = MatchOutcome(("a", "b", "c", "d"), ("", "", "", ""), (3000, -1000, -1000, -1000), 16)
+>>> board = leaderboard([m, m], min_hands=32)
+>>> [(e.rank, e.bot_name, e.hands, e.points_per_hand) for e in board.entries][:2]
+[(1, 'a', 32, 187.5), (2, 'b', 32, -62.5)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from protocol.wire.rest import Leaderboard, LeaderboardEntry
+from sdk.arena.stats import mean_interval
+
+__all__ = ["MatchOutcome", "leaderboard"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """What the leaderboard needs of one finished match, by seat."""
+
+    names: tuple[str, ...]
+    versions: tuple[str, ...]
+    scores: tuple[int, ...]
+    hands: int
+
+
+@dataclass(slots=True)
+class _Tally:
+    matches: int = 0
+    hands: int = 0
+    total: int = 0
+    per_hand: list[float] = field(default_factory=list)
+
+
+def leaderboard(matches: Iterable[MatchOutcome], min_hands: int = 0) -> Leaderboard:
+    """The leaderboard of ``matches`` (in the order they were played)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    tallies: dict[tuple[str, str], _Tally] = {}
+    ratings: dict[tuple[str, str], object] = {}
+    for match in matches:
+        ids = list(zip(match.names, match.versions, strict=True))
+        for who, score in zip(ids, match.scores, strict=True):
+            tally = tallies.setdefault(who, _Tally())
+            tally.matches += 1
+            tally.hands += match.hands
+            tally.total += score
+            tally.per_hand.append(score / max(1, match.hands))
+        _rate(model, ratings, ids, match.scores)
+    entries = [_entry(who, t, ratings[who]) for who, t in tallies.items()]
+    ranked = sorted(
+        (e for e in entries if e.hands >= min_hands),
+        key=lambda e: (-e.rating, -e.points_per_hand, e.bot_name, e.bot_version),
+    )
+    unranked = sorted(
+        (e for e in entries if e.hands < min_hands), key=lambda e: (-e.hands, e.bot_name)
+    )
+    ranked = [e.model_copy(update={"rank": i}) for i, e in enumerate(ranked, 1)]
+    return Leaderboard(entries=ranked + unranked, min_hands=min_hands)
+
+
+def _rate(
+    model: object, ratings: dict, ids: list[tuple[str, str]], scores: tuple[int, ...]
+) -> None:
+    """One match's update. An identity at several seats (three house bots) plays each
+    seat with its rating before the match and keeps the mean of their updates."""
+    before = [ratings.get(who) or model.rating() for who in ids]  # type: ignore[attr-defined]
+    after = model.rate([[r] for r in before], scores=list(scores))  # type: ignore[attr-defined]
+    updates: dict[tuple[str, str], list[object]] = {}
+    for who, (rating,) in zip(ids, after, strict=True):
+        updates.setdefault(who, []).append(rating)
+    for who, rs in updates.items():
+        mu = sum(r.mu for r in rs) / len(rs)  # type: ignore[attr-defined]
+        sigma = sum(r.sigma for r in rs) / len(rs)  # type: ignore[attr-defined]
+        ratings[who] = model.rating(mu=mu, sigma=sigma)  # type: ignore[attr-defined]
+
+
+def _entry(who: tuple[str, str], tally: _Tally, rating: object) -> LeaderboardEntry:
+    interval = mean_interval(tally.per_hand)
+    mu, sigma = rating.mu, rating.sigma  # type: ignore[attr-defined]
+    return LeaderboardEntry(
+        bot_name=who[0],
+        bot_version=who[1],
+        matches=tally.matches,
+        hands=tally.hands,
+        total_score=tally.total,
+        mean_score=tally.total / tally.matches,
+        points_per_hand=round(tally.total / max(1, tally.hands), 3),
+        points_per_hand_low=None if math.isnan(interval.low) else round(interval.low, 3),
+        points_per_hand_high=None if math.isnan(interval.high) else round(interval.high, 3),
+        rating=round(mu - 3 * sigma, 3),
+        rating_mu=round(mu, 3),
+        rating_sigma=round(sigma, 3),
+    )

@@ -1,0 +1,68 @@
+"""Honest ratings (issue 18): the leaderboard groups by bot identity (name and version),
+reports points per hand with a 95% interval and hands played, rates with OpenSkill, and
+ranks only bots with enough hands."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+
+from bots.random import RandomBot
+from sdk.server.config import ServerConfig
+from sdk.server.ratings import MatchOutcome, leaderboard
+from sdk.server.runner import running_server
+from sdk.transports.ws import run_ws
+
+
+def _match(names: tuple[str, ...], scores: tuple[int, ...], versions=("",) * 4, hands=16):
+    return MatchOutcome(names, tuple(versions), scores, hands)
+
+
+def test_identity_is_name_and_version() -> None:
+    matches = [
+        _match(("me", "x", "y", "z"), (800, -400, -200, -200), ("1", "", "", "")),
+        _match(("me", "x", "y", "z"), (-600, 200, 200, 200), ("2", "", "", "")),
+        _match(("x", "me", "y", "z"), (-100, 300, -100, -100), ("", "1", "", "")),
+    ]
+    board = leaderboard(matches)
+    mine = {e.bot_version: e for e in board.entries if e.bot_name == "me"}
+    assert set(mine) == {"1", "2"}
+    assert (mine["1"].matches, mine["1"].hands, mine["1"].total_score) == (2, 32, 1100)
+    assert mine["1"].points_per_hand == round(1100 / 32, 3)
+    assert mine["1"].points_per_hand_low is not None  # two matches: an interval
+    assert mine["2"].points_per_hand_low is None  # one match: no spread to estimate
+
+
+def test_winners_rate_higher_and_the_minimum_holds_ranks_back() -> None:
+    strong = [_match(("a", "b", "c", "d"), (3000, -1000, -1000, -1000)) for _ in range(5)]
+    board = leaderboard([*strong, _match(("a", "b", "c", "new"), (0, 0, 0, 0))], min_hands=32)
+    ranked = [e for e in board.entries if e.rank is not None]
+    assert [e.rank for e in ranked] == list(range(1, len(ranked) + 1))
+    assert ranked[0].bot_name == "a" and ranked[0].rating > ranked[-1].rating
+    assert board.entries[-1].bot_name == "new" and board.entries[-1].rank is None
+    assert board.min_hands == 32 and sum(e.total_score for e in board.entries) == 0
+
+
+class Versioned(RandomBot):
+    name = "versioned"
+    version = "2.1"
+
+
+async def test_the_version_sent_in_hello_reaches_the_leaderboard(tmp_path: Path) -> None:
+    config = ServerConfig(port=0, db_path=str(tmp_path / "l.db"), leaderboard_min_hands=1)
+    async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as http:
+        seats = [{"seat": 0, "bot_name": "versioned", "transport": "ws"}]
+        created = (
+            await http.post("/v1/tables", json={"seed": 3, "hands": 1, "seats": seats})
+        ).json()
+        result = await run_ws(Versioned(seed=1), server.ws_url, created["tokens"]["0"])
+        assert result.completed
+        for _ in range(100):
+            board = (await http.get("/v1/leaderboard")).json()
+            if board["entries"]:
+                break
+            await asyncio.sleep(0.05)
+    entry = next(e for e in board["entries"] if e["bot_name"] == "versioned")
+    assert entry["bot_version"] == "2.1" and entry["hands"] == 1 and entry["rank"] >= 1
