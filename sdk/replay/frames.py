@@ -95,12 +95,18 @@ class DecisionLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Frames:
-    """The frames of a record: ``steps[k]`` is the table after ``k`` events; its
-    ``seats`` are four indices into ``seats`` (a seat's state is written once and shared
-    by the steps where it does not change, which keeps a 16-hand page small)."""
+    """The frames of a record as one perspective sees it.
+
+    ``steps[k]`` is the table after the ``k``-th event that perspective sees (``steps[0]``:
+    before any); events it does not see (another seat's :class:`Declined`) get no frame,
+    so not even their number shows. ``at[i]`` is the frame showing the table after the
+    record's first ``i`` events (for placing decisions). A frame's ``seats`` are four
+    indices into ``seats``: a seat's state is written once and shared by the frames
+    where it does not change, which keeps a 16-hand page small."""
 
     steps: list[Frame]
     seats: list[dict[str, Any]]
+    at: list[int]
 
 
 def build_frames(
@@ -110,16 +116,19 @@ def build_frames(
     seat: int | None = None,
     spectator: bool = False,
 ) -> Frames:
-    """One frame per step: step 0 before any event, step ``k`` after ``k`` events.
-
-    ``seat`` chooses one seat's perspective (``None``: every seat); ``spectator``
-    shows public information only (and overrides ``seat``)."""
+    """The frames of ``events`` (a whole match's, in order) for one perspective:
+    ``seat`` (``None``: every seat) or ``spectator`` (public information only; it
+    overrides ``seat``)."""
     looker = NOBODY if spectator else seat
     tracker = _Tracker(looker, names)
-    steps = [tracker.frame(None)]
+    steps = [tracker.snapshot(None)]
+    at = [0]
     for event in events:
-        steps.append(tracker.frame(event))
-    return Frames(steps, tracker.states)
+        seen = tracker.apply(event)
+        if seen is not None:
+            steps.append(tracker.snapshot(seen))
+        at.append(len(steps) - 1)
+    return Frames(steps, tracker.states, at)
 
 
 class _Tracker:
@@ -148,24 +157,22 @@ class _Tracker:
             self.states.append(state)
         return found
 
-    def frame(self, event: Event | None) -> Frame:
-        text = ""
-        if event is not None:
-            seen = self._apply(event)
-            text = "" if seen is None else describe(seen, self.names)
-        return self._snapshot(text, None if event is None else event.seat)
-
-    def _apply(self, event: Event) -> Event | None:
+    def apply(self, event: Event) -> Event | None:
+        """Apply ``event``; return it as the perspective sees it (``None``: unseen)."""
         for s, view in self.views.items():
             mine = project(event, s)
             if mine is not None:
                 view.apply(mine)
-        seen = event if self.looker is None else project(event, self.looker)
         public = project(event, NOBODY)
         if public is not None:
             apply_public(self.public, public)
         self._mark(public)
-        return seen
+        return event if self.looker is None else project(event, self.looker)
+
+    def snapshot(self, seen: Event | None) -> Frame:
+        """The frame after ``seen`` (``None``: before the first event)."""
+        text = "" if seen is None else describe(seen, self.names)
+        return self._snapshot(text, None if seen is None else seen.seat)
 
     def _mark(self, event: Event | None) -> None:
         """Presentation state: which discards were claimed, who showed a winning hand."""
@@ -319,11 +326,16 @@ _SENTENCES: dict[type, Any] = {
 
 
 def build_decisions(
-    decisions: Iterable[DecisionLike], *, seat: int | None = None, spectator: bool = False
+    decisions: Iterable[DecisionLike],
+    at: Sequence[int],
+    *,
+    seat: int | None = None,
+    spectator: bool = False,
 ) -> list[dict[str, Any]]:
-    """The decisions a perspective may see, as JSON: every one for ``ALL``, the seat's own
-    for a seat (another seat's legal actions would show its tiles), none for a
-    spectator. ``step`` is the step at which the seat was asked."""
+    """The decisions a perspective may see, as JSON: every one with every seat shown,
+    the seat's own for a seat (another seat's legal actions would show its tiles), none
+    for a spectator. ``frame`` is the frame showing the table when the seat was asked
+    (``at`` is :attr:`Frames.at`)."""
     if spectator:
         return []
     out = []
@@ -333,7 +345,7 @@ def build_decisions(
         outcome = str(getattr(d.outcome, "value", d.outcome))
         out.append(
             {
-                "step": d.after_event,
+                "frame": at[d.after_event],
                 "hand": d.hand,
                 "seat": d.seat,
                 "legal": [str(a) for a in d.legal],

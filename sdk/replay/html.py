@@ -67,7 +67,7 @@ def viewer_data(
     frames = build_frames(record.events, names=names, seat=looker, spectator=spectator)
     live = record.summary is None
     return {
-        "title": _title(record, looker, spectator, names),
+        "title": _title(record, spectator),
         "names": names,
         "seat": looker,
         "spectator": spectator,
@@ -76,19 +76,26 @@ def viewer_data(
         "labels": _labels(),
         "frames": frames.steps,
         "seat_states": frames.seats,
-        "hand_starts": [i + 1 for i, e in enumerate(record.events) if type(e) is HandStart],
-        "decisions": build_decisions(record.decisions, seat=looker, spectator=spectator),
+        "hand_starts": [
+            frames.at[i + 1] for i, e in enumerate(record.events) if type(e) is HandStart
+        ],
+        "decisions": build_decisions(record.decisions, frames.at, seat=looker, spectator=spectator),
         "results": [result_json(e.result, names) for e in record.events if type(e) is HandEnd],
         "live": live,
         "refresh": refresh if live else None,
     }
 
 
-def _title(record: Record, seat: int | None, spectator: bool, names: list[str]) -> str:
+def _title(record: Record, spectator: bool) -> str:
+    """The page title: the match id, or the seed (never for a spectator: a seed gives
+    away the walls)."""
     h = record.header
-    match = f"match {h.origin.match_id}" if h.origin.match_id else f"seed {h.seed}"
-    who = " (live)" if record.summary is None else ""
-    return f"taimahjong replay · {match}{who}"
+    if h.origin.match_id:
+        match = f"match {h.origin.match_id}"
+    else:
+        match = "a match" if spectator else f"seed {h.seed}"
+    live = " (live)" if record.summary is None else ""
+    return f"taimahjong replay · {match}{live}"
 
 
 def _perspective(seat: int | None, spectator: bool, names: list[str]) -> str:

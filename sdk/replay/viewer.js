@@ -8,8 +8,8 @@
   const last = frames.length - 1;
   const bySteps = new Map();
   for (const d of D.decisions) {
-    if (!bySteps.has(d.step)) bySteps.set(d.step, []);
-    bySteps.get(d.step).push(d);
+    if (!bySteps.has(d.frame)) bySteps.set(d.frame, []);
+    bySteps.get(d.frame).push(d);
   }
   const $ = (id) => document.getElementById(id);
   const slider = $("slider");
