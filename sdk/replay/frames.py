@@ -148,6 +148,10 @@ class _Tracker:
         self.ended = False
         self.states: list[dict[str, Any]] = []
         self._index: dict[str, int] = {}
+        self._ids = [-1, -1, -1, -1]
+        self._dirty: set[int] = {0, 1, 2, 3}
+        """Seats whose state may have changed since the last frame: an event changes
+        only its own seat's (and a claimed discard's owner's), a table event every one."""
 
     def _intern(self, state: dict[str, Any]) -> int:
         key = json.dumps(state, separators=(",", ":"))
@@ -167,6 +171,13 @@ class _Tracker:
         if public is not None:
             apply_public(self.public, public)
         self._mark(public)
+        if event.seat is None:
+            self._dirty.update(range(4))
+        else:
+            self._dirty.add(event.seat)
+            source = getattr(event, "from_seat", None)
+            if source is not None:
+                self._dirty.add(source)
         return event if self.looker is None else project(event, self.looker)
 
     def snapshot(self, seen: Event | None) -> Frame:
@@ -206,9 +217,15 @@ class _Tracker:
             "round_wind": int(p.round_wind),
             "scores": list(p.scores),
             "pending": p.pending_tile,
-            "seats": [self._intern(self._seat(s)) for s in range(4)],
+            "seats": self._seat_ids(),
             "result": self.hand if self.ended else None,
         }
+
+    def _seat_ids(self) -> list[int]:
+        for s in self._dirty:
+            self._ids[s] = self._intern(self._seat(s))
+        self._dirty.clear()
+        return list(self._ids)
 
     def _seat(self, s: int) -> dict[str, Any]:
         p = self.public
@@ -243,7 +260,8 @@ class _Tracker:
 
 def _hand(view: SeatView) -> tuple[list[int], int | None]:
     """The seat's concealed tiles sorted, with the tile just drawn set apart."""
-    tiles = [int(t) for t in view.hand]
+    counts = view.own.counts
+    tiles = [k for k in range(len(counts)) for _ in range(counts[k])]
     drawn = view.own.drawn
     if drawn is not None and drawn in tiles:
         tiles.remove(drawn)
