@@ -293,45 +293,51 @@ async def test_the_server_serves_a_finished_match_to_the_browser(
 async def test_the_live_view_of_a_running_match_shows_public_information_only(
     browser: Any, server: ServerHandle
 ) -> None:
-    """A seat that answers slowly keeps the match running; every page fetched meanwhile
-    is the public projection of the referee's events so far, with no concealed tile."""
+    """Seat 0 answers only when the test lets it, so the match runs while the test looks:
+    every page fetched meanwhile is the public projection of the referee's events so far,
+    with no concealed tile; once the match is over the page shows every hand."""
     from bots.random import RandomBot
     from sdk.transports.ws import run_ws
 
-    class Slow(RandomBot):
+    gate = asyncio.Semaphore(0)
+
+    class Gated(RandomBot):
         async def choose(self, view: Any, request: Any) -> Any:
-            await asyncio.sleep(0.01)
+            await gate.acquire()
             return super().choose(view, request)
 
-    seats = [{"seat": 0, "bot_name": "slow", "transport": "ws"}] + [
+    seats = [{"seat": 0, "bot_name": "gated", "transport": "ws"}] + [
         {"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(1, 4)
     ]
     async with httpx.AsyncClient(base_url=server.url) as http:
         created = await _create(http, 41, 1, seats)
         table = server.server.tables[created["table_id"]]
         url = f"/v1/matches/{created['match_id']}/view"
-        player = asyncio.create_task(run_ws(Slow(seed=3), server.ws_url, created["tokens"]["0"]))
-        pages = 0
-        while not player.done() and not table.over:
+        player = asyncio.create_task(run_ws(Gated(seed=3), server.ws_url, created["tokens"]["0"]))
+        steps = []
+        for page_no in range(6):
             page = (await http.get(url)).text
-            referee = list(table.match.events) if table.match is not None else []
             data = _embedded(page)
-            if not data["live"]:
-                break
-            _check_public(data, referee)
-            if pages == 1:
+            assert data["live"], "the match is held by seat 0 and cannot be over"
+            _check_public(data, list(table.match.events) if table.match is not None else [])
+            steps.append(len(data["frames"]))
+            if page_no == 3:
                 await asyncio.to_thread(_open, browser, server.url + url)
-                hidden = browser.execute_script(
+                shown = browser.execute_script(
                     "return document.querySelectorAll('.hand .tile:not(.back)').length"
                 )
-                assert hidden == 0
+                assert shown == 0
+                assert _step(browser) == len(data["frames"]) - 1  # it follows the last step
                 _screenshot(browser, "viewer-live.png")
-            pages += 1
-            await asyncio.sleep(0.05)
+            for _ in range(3):
+                gate.release()
+            await asyncio.sleep(0.1)
+        for _ in range(1000):
+            gate.release()
         await player
         await _finished(http, created["table_id"])
         after = _embedded((await http.get(url)).text)
-    assert pages >= 2, "the match ended before the live view was seen twice"
+    assert steps == sorted(steps) and steps[0] < steps[-1], "the live page followed the match"
     assert not after["live"] and after["frames"][-1]["text"].startswith("the match is over")
     assert all(s["hand"] is not None for s in after["seat_states"])  # shown after the end
     assert _errors(browser) == []
