@@ -14,7 +14,7 @@ from record_helpers import play_recorded
 from protocol.events import HandEnd, project
 from protocol.tiles import Tile
 from sdk.records import Header, Record, SeatInfo, build_record, iter_views
-from sdk.replay.frames import NOBODY
+from sdk.records.views import NOBODY
 from sdk.replay.html import render_html, viewer_data
 
 SEEDS = (3, 11, 29)

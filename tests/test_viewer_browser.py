@@ -26,7 +26,7 @@ from record_helpers import play_recorded
 
 from protocol.events import event_from_json, project
 from sdk.records import Header, Record, SeatInfo, build_record, views_at
-from sdk.replay.frames import NOBODY
+from sdk.records.views import NOBODY
 from sdk.replay.html import render_html, viewer_data
 from sdk.server.config import ServerConfig
 from sdk.server.runner import ServerHandle, running_server

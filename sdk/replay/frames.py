@@ -10,7 +10,7 @@ hand's result with its tai items.
 
 Three perspectives, each holding only what it may know (nothing else is written out):
 
-* ``ALL`` (``seat=None``): every seat's concealed tiles, every decision (a finished
+* every seat (``seat=None``): every seat's concealed tiles, every decision (a finished
   record: the referee knew all of it);
 * a seat number: that seat's view only, as its bot saw it, and its own decisions;
 * ``spectator=True``: public information only (no concealed tile, no wall, no
@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from protocol.events import (
     AddedKong,
@@ -60,10 +60,12 @@ from protocol.events import (
 )
 from protocol.melds import Meld, MeldKind
 from protocol.view import PublicState, SeatView, apply_public
+from sdk.records.views import NOBODY
+
+if TYPE_CHECKING:
+    from sdk.records import Decision
 
 __all__ = [
-    "NOBODY",
-    "DecisionLike",
     "Frames",
     "build_decisions",
     "build_frames",
@@ -71,26 +73,7 @@ __all__ = [
     "result_json",
 ]
 
-NOBODY = -1
-"""The seat a spectator projects events for: every seat's secrets stay hidden."""
-
 Frame = dict[str, Any]
-
-
-class DecisionLike(Protocol):
-    """What the viewer reads of a recorded decision (:class:`sdk.records.Decision`)."""
-
-    hand: int
-    seat: int
-    after_event: int
-    legal: Sequence[Any]
-    answer: Any
-    applied: Any
-    ms: float | None
-    reason: str
-
-    @property
-    def outcome(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,7 +327,7 @@ _SENTENCES: dict[type, Any] = {
 
 
 def build_decisions(
-    decisions: Iterable[DecisionLike],
+    decisions: Iterable[Decision],
     at: Sequence[int],
     *,
     seat: int | None = None,
@@ -360,7 +343,6 @@ def build_decisions(
     for d in decisions:
         if seat is not None and d.seat != seat:
             continue
-        outcome = str(getattr(d.outcome, "value", d.outcome))
         out.append(
             {
                 "frame": at[d.after_event],
@@ -369,7 +351,7 @@ def build_decisions(
                 "legal": [str(a) for a in d.legal],
                 "answer": None if d.answer is None else str(d.answer),
                 "applied": str(d.applied),
-                "outcome": outcome,
+                "outcome": d.outcome.value,
                 "ms": None if d.ms is None else round(d.ms, 1),
                 "reason": d.reason,
             }
