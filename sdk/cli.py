@@ -66,6 +66,7 @@ from sdk.budget import Budget
 from sdk.local import MatchResult, play_match
 from sdk.mirror import MirrorMismatchError
 from sdk.records import Origin, Record, encode_record
+from sdk.replay.source import match_record_url
 from sdk.session import (
     ConnectionLost,
     ProcessExecutor,
@@ -242,6 +243,9 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
     _print_session(session, args.json)
+    if mode == "ws" and session.match_id:
+        url = match_record_url(args.url, session.match_id)
+        print(f"record: {url} (match {session.match_id}, served once it is over)", file=sys.stderr)
     return EXIT_OK
 
 

@@ -14,10 +14,18 @@ format version) or the server cannot be reached.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from sdk.records import Record, RecordError, parse_text
 
-__all__ = ["EXIT_BAD_DATA", "EXIT_USAGE", "ReplayInputError", "load_record", "record_url"]
+__all__ = [
+    "EXIT_BAD_DATA",
+    "EXIT_USAGE",
+    "ReplayInputError",
+    "load_record",
+    "match_record_url",
+    "record_url",
+]
 
 EXIT_BAD_DATA = 1
 EXIT_USAGE = 2
@@ -39,6 +47,18 @@ def record_url(url: str) -> str:
     """The ``log.jsonl`` URL of a match URL (given either one)."""
     base = url.rstrip("/")
     return base if base.endswith(".jsonl") else base + "/log.jsonl"
+
+
+def match_record_url(server_url: str, match_id: str) -> str:
+    """Where a server serves a match's record, from any URL of that server (its
+    WebSocket ``ws://HOST:PORT/v1/ws`` or HTTP base).
+
+    >>> match_record_url("ws://127.0.0.1:8765/v1/ws", "m-3")
+    'http://127.0.0.1:8765/v1/matches/m-3/log.jsonl'
+    """
+    parts = urlsplit(server_url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    return urlunsplit((scheme, parts.netloc, f"/v1/matches/{match_id}/log.jsonl", "", ""))
 
 
 def load_record(source: str, *, partial: bool = False, timeout: float = 10.0) -> Record:
