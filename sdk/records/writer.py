@@ -130,6 +130,8 @@ def _replace_outcome(d: Decision, outcome: Outcome) -> Decision:
         d.request_id,
         d.raw,
         d.reason,
+        d.sent_at,
+        d.replied_at,
     )
 
 
@@ -234,6 +236,9 @@ def decision_text(d: Decision) -> str:
         out += ',"raw":' + dumps(d.raw)
     if d.reason:
         out += ',"reason":' + dumps(d.reason)
+    if d.sent_at is not None:
+        out += ',"sent_at":' + dumps(round(d.sent_at, 6)) + ',"replied_at":'
+        out += "null" if d.replied_at is None else dumps(round(d.replied_at, 6))
     return out + "}"
 
 
