@@ -170,3 +170,15 @@ def test_an_unreachable_server_is_a_failure(capsys: pytest.CaptureFixture[str]) 
         port = s.getsockname()[1]
     code, _, err = _run([f"http://127.0.0.1:{port}/v1/matches/m1"], capsys)
     assert code == 1 and "cannot reach" in _one_line(err)
+
+
+def test_html_writes_the_browser_viewer(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sdk.replay import load_record
+    from sdk.replay.html import render_html
+
+    out = tmp_path / "out.html"
+    code, _, err = _run([str(path), "--html", str(out), "--seat", "2"], capsys)
+    assert code == 0 and f"wrote {out}" in err
+    assert out.read_text(encoding="utf-8") == render_html(load_record(str(path)), seat=2)

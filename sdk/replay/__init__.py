@@ -1,4 +1,5 @@
-"""Replays of game records: in the terminal (``python -m sdk.replay RECORD``).
+"""Replays of game records: in the terminal (``python -m sdk.replay RECORD``) and in the
+browser (:mod:`sdk.replay.html`, ``--html out.html``).
 
 :func:`load_record` reads a record file or a server URL with one-line errors;
 :mod:`sdk.replay.text` renders tables, events, decisions and wins with ``rich``;

@@ -6,7 +6,8 @@ decision by decision, ``]``/``[``: hand by hand, ``q``: quit); otherwise, or wit
 ``--print``, it prints the hands: every event, every decision with its options, time and
 outcome, the table at the end of the hand and the tai items of each win. ``--step K``
 prints the table after K events. ``--seat N`` shows what seat N saw (its own decisions
-only); ``--chinese`` writes tiles as 五萬, 中...
+only); ``--chinese`` writes tiles as 五萬, 中...; ``--html OUT`` writes the browser
+viewer instead (:mod:`sdk.replay.html`).
 
 RECORD is a file (from ``--save-log``, ``--save-logs`` or the server) or a server URL
 (``http://HOST:PORT/v1/matches/ID`` or its ``/log.jsonl``). Exit status: 0, 1 bad data
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Console, Group
@@ -43,6 +45,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--step", type=int, help="print the table after this many events")
     p.add_argument("--chinese", action="store_true", help="tiles in Chinese characters")
     p.add_argument("--width", type=int, default=None, help="output width (default: terminal)")
+    p.add_argument(
+        "--html", type=Path, metavar="OUT",
+        help="write the browser viewer (one self-contained page) instead",
+    )  # fmt: skip
     return p
 
 
@@ -63,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if args.html is not None:
+        return _write_html(record, args.html, args.seat)
     console = Console(width=args.width, highlight=False)
     if args.step is not None:
         console.print(table_at(record, args.step, seat=args.seat, chinese=args.chinese))
@@ -73,6 +81,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_hand(console, record, hand, seat=args.seat, chinese=args.chinese)
         return 0
     return _interactive(console, record, args.hand or 0, args.seat, args.chinese)
+
+
+def _write_html(record: Record, out: Path, seat: int | None) -> int:
+    from sdk.replay.html import render_html
+
+    try:
+        out.write_text(render_html(record, seat=seat), encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot write {out}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {out}: open it in a browser (it works offline)", file=sys.stderr)
+    return 0
 
 
 def _names(record: Record) -> list[str]:
