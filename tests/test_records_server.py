@@ -5,6 +5,7 @@ readable by the replay from its URL; the SDK prints where it is."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -41,8 +42,9 @@ async def _finished(http: httpx.AsyncClient, table_id: str) -> None:
 
 
 async def test_the_server_record_equals_the_local_one_apart_from_timing(
-    server: ServerHandle, capsys: pytest.CaptureFixture[str]
+    server: ServerHandle, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="sdk.server.table")
     seats = [{"seat": s, "bot_name": "greedy", "transport": "builtin"} for s in range(4)]
     async with httpx.AsyncClient(base_url=server.url) as http:
         created = (
@@ -60,6 +62,8 @@ async def test_the_server_record_equals_the_local_one_apart_from_timing(
     assert local.record is not None
     assert comparable_lines(record) == comparable_lines(local.record)
     assert missing.status_code == 404
+    said = f"match {created['match_id']} finished; its record: /v1/matches/{created['match_id']}/log.jsonl"
+    assert said in caplog.text
     code = await asyncio.to_thread(replay_main, [url, "--hand", "1", "--print", "--width", "160"])
     assert code == 0 and "hand 1: dealer" in capsys.readouterr().out
     code = await asyncio.to_thread(replay_main, [f"{server.url}/v1/matches/no-such-match"])
