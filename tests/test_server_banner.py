@@ -1,6 +1,7 @@
 """The server tells you what it is doing (issue 18): the start banner (WebSocket URL,
-line port, lobby policy), one log line per table and match start and end with ids and
-the record URL, and the SDK's closing line with the match id and where its record is."""
+line port, lobby policy, where records are), one log line per table opened and match
+started and ended with ids and the record's path, and the SDK's closing line with the
+match id and where its record is."""
 
 from __future__ import annotations
 
@@ -29,13 +30,14 @@ async def test_banner_table_and_match_logs_and_the_sdk_record_line(
             assert f"WebSocket  {server.ws_url}" in banner
             assert f"line port  127.0.0.1:{server.line_port}" in banner
             assert "lobby      a bot without a token waits; after 5 s house bots (greedy)" in banner
+            assert f"records    {server.url}/v1/matches/{{match_id}}/log.jsonl" in banner
             async with httpx.AsyncClient(base_url=server.url) as http:
                 seats = [{"seat": 0, "bot_name": "me", "transport": "ws"}]
                 body = {"seed": 2, "hands": 1, "seats": seats}
                 created = (await http.post("/v1/tables", json=body)).json()
                 argv = ["--url", server.ws_url, "--token", created["tokens"]["0"]]
                 assert await asyncio.to_thread(main, RandomBot, argv) == 0
-                for _ in range(100):
+                for _ in range(400):
                     if (await http.get(f"/v1/tables/{created['table_id']}")).json()[
                         "status"
                     ] == "finished":
@@ -49,10 +51,6 @@ async def test_banner_table_and_match_logs_and_the_sdk_record_line(
         m.startswith(f"table {table} opened for match {match} (rest): 0 me, 1 ") for m in messages
     )
     assert any(m.startswith(f"match {match} started on table {table}") for m in messages)
-    assert any(
-        m.startswith(f"match {match} on table {table} finished: scores ")
-        and m.endswith(f"record {record}")
-        for m in messages
-    )
-    out = capsys.readouterr().out
-    assert f"match {match} on table {table}; record: {record}" in out
+    path = f"/v1/matches/{match}/log.jsonl"
+    assert f"{table}: match {match} finished; its record: {path}" in messages
+    assert f"record: {record} (match {match}, served once it is over)" in capsys.readouterr().err

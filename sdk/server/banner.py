@@ -1,5 +1,6 @@
-"""What the server tells the person who started it: where to connect, the lobby's rules,
-and one line per table and match as they open and end, with the record's URL.
+"""What the server tells the person who started it: where to connect, the lobby's rules
+and where records are served. (Tables log when they open, matches when they start and
+end, with their ids and record path: :mod:`sdk.server.core`, :mod:`sdk.server.table`.)
 
 >>> config = ServerConfig(port=8765, line_port=None)
 >>> print("\\n".join(banner(config, 8765, None)))
@@ -8,6 +9,7 @@ taimahjong server 0.1.0
   REST       http://127.0.0.1:8765/v1/   tables, logs, leaderboard (docs/SERVER.md)
   line port  off (--line-port PORT lets line-protocol programs connect over TCP)
   lobby      a bot without a token waits; after 5 s house bots (greedy) fill its table; 16 hands, 3000 ms a decision
+  records    http://127.0.0.1:8765/v1/matches/{match_id}/log.jsonl (once a match is over)
   database   taimahjong-server.db
 >>> record_url("127.0.0.1", 8765, "m-3")
 'http://127.0.0.1:8765/v1/matches/m-3/log.jsonl'
@@ -46,5 +48,6 @@ def banner(config: ServerConfig, http_port: int | None, line_port: int | None) -
         f"  REST       http://{host}:{http_port}/v1/   tables, logs, leaderboard (docs/SERVER.md)",
         f"  line port  {line}",
         f"  lobby      {lobby}",
+        f"  records    {record_url(host, http_port, '{match_id}')} (once a match is over)",
         f"  database   {config.db_path}",
     ]
