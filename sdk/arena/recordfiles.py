@@ -31,6 +31,7 @@ class RecordFiles:
         self.paths: list[Path] = []
 
     def add(self, deal: DealRecord) -> None:
+        """Write each recorded match of ``deal`` to its own file."""
         for i, match in enumerate(deal.matches):
             if match.record is not None:
                 path = self.directory / f"{_match_id(match.record, deal.deal, i)}.jsonl"

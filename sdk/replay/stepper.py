@@ -54,6 +54,7 @@ class Stepper:
         self.goto_hand(hand)
 
     def goto_hand(self, hand: int) -> None:
+        """Show hand ``hand`` from its first event."""
         self.hand = hand
         span = self.record.hand_steps(hand)
         self.first, self.last = span.start + 1, span.stop

@@ -65,18 +65,22 @@ class DecisionReview:
 
     @property
     def step(self) -> int:
+        """The record step (events before) at which the decision was asked."""
         return self.decision.after_event
 
     @property
     def hand(self) -> int:
+        """The hand the decision belongs to."""
         return self.decision.hand
 
     @property
     def bot_agrees(self) -> bool:
+        """Whether the reviewed bot's answer is the action that was applied."""
         return self.bot_answer is self.decision.applied
 
     @property
     def reference_agrees(self) -> bool:
+        """Whether the reference bot's answer is the action that was applied."""
         return self.reference_answer is self.decision.applied
 
 
