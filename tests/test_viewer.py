@@ -150,6 +150,13 @@ def test_tiles_are_labelled_in_chinese_with_their_notation() -> None:
     assert [labels[t][0] for t in range(27, 34)] == list("東南西北中發白")
 
 
+def test_a_match_not_started_yet_has_one_empty_frame() -> None:
+    header = Header(0, 4, tuple(SeatInfo(s, s, f"b{s}") for s in range(4)))
+    data = viewer_data(build_record(header, (), ()), spectator=True)
+    assert len(data["frames"]) == 1 and data["live"] and data["hand_starts"] == []
+    assert "seed" not in data["title"]
+
+
 def test_a_running_record_is_live_and_a_bad_seat_is_refused() -> None:
     rec = play_recorded(5, hands=1)
     running = build_record(rec.header, rec.events[:40], rec.decisions[:10])

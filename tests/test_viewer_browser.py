@@ -83,8 +83,12 @@ def record() -> Record:
 
 def _open(driver: Any, url: str) -> None:
     driver.get(url)
+    _wait_ready(driver)
+
+
+def _wait_ready(driver: Any) -> None:
     for _ in range(200):
-        if driver.execute_script("return document.body.dataset.ready === '1'"):
+        if driver.execute_script("return !!document.body && document.body.dataset.ready === '1'"):
             break
         time.sleep(0.02)
     assert driver.execute_script("return document.body.dataset.ready") == "1"
@@ -179,6 +183,11 @@ def test_a_recorded_match_opens_from_a_file_and_steps(
     assert _step(browser) == last - 2
     _press(browser, "\ue011")  # Home
     assert _step(browser) == 0
+    asked = sorted({d.after_event for d in record.decisions})
+    _press(browser, "n", 2)  # the next decision, twice
+    assert _step(browser) == asked[1]
+    _press(browser, "p")
+    assert _step(browser) == asked[0]
     chosen = _claimed_steps(record)[0] + 3
     _slide(browser, chosen)
     assert _step(browser) == chosen
@@ -287,6 +296,20 @@ async def test_the_server_serves_a_finished_match_to_the_browser(
     _check_table(browser, record, chosen)
     _press(browser, "\ue010")
     assert _step(browser) == record.steps - 1
+    links = browser.find_elements("css selector", "#views a")
+    assert [a.text for a in links] == ["all hands", "seat 0", "seat 1", "seat 2", "seat 3"]
+    await asyncio.to_thread(links[2].click)
+    for _ in range(200):
+        if "/view?seat=1" in browser.current_url:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.to_thread(_wait_ready, browser)
+    assert "/view?seat=1#" in browser.current_url
+    _slide(browser, 0)
+    _press(browser, "\ue010")
+    seen = [e for e in (project(ev, 1) for ev in record.events) if e is not None]
+    assert _step(browser) == len(seen)
+    _check_table(browser, record, record.steps - 1, seat=1)
     assert _errors(browser) == []
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
@@ -41,13 +42,15 @@ def render_html(
     seat: int | None = None,
     spectator: bool = False,
     refresh: float | None = None,
+    links: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The viewer page of ``record``: every seat's hand (``seat=None``), one seat's view
     (``seat=N``: what its bot knew, and its decisions only), or public information only
     (``spectator=True``: no concealed tile, no decision; for a match still running).
     ``refresh`` (seconds) makes the page of a running match reload while it shows the
-    last step, so a live match can be followed."""
-    data = viewer_data(record, seat=seat, spectator=spectator, refresh=refresh)
+    last step, so a live match can be followed. ``links`` are other views of the same
+    match as ``(label, href)`` pairs (``href`` empty: this one), shown in the header."""
+    data = viewer_data(record, seat=seat, spectator=spectator, refresh=refresh, links=links)
     return _page(data["title"], data)
 
 
@@ -57,6 +60,7 @@ def viewer_data(
     seat: int | None = None,
     spectator: bool = False,
     refresh: float | None = None,
+    links: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """The JSON the page embeds (see :func:`render_html`)."""
     if seat is not None and seat not in range(4):
@@ -83,6 +87,7 @@ def viewer_data(
         "results": [result_json(e.result, names) for e in record.events if type(e) is HandEnd],
         "live": live,
         "refresh": refresh if live else None,
+        "links": [list(link) for link in links],
     }
 
 

@@ -229,6 +229,14 @@
     if (history.replaceState) history.replaceState(null, "", "#step=" + step);
   }
 
+  // the frames where a decision was asked, in order (for n / p)
+  const decisionFrames = Array.from(bySteps.keys()).sort((a, b) => a - b);
+
+  function decisionJump(delta) {
+    const later = decisionFrames.filter((k) => (delta > 0 ? k > step : k < step));
+    if (later.length) go(delta > 0 ? later[0] : later[later.length - 1]);
+  }
+
   function handJump(delta) {
     const h = frames[step].hand + delta;
     if (h < 0) go(0);
@@ -237,6 +245,12 @@
   }
 
   $("title").textContent = D.title;
+  const views = $("views");
+  for (const [label, href] of D.links) {
+    const a = el("a", href === "" ? "current" : "", label);
+    if (href !== "") a.href = href;
+    views.appendChild(a);
+  }
   slider.max = String(last);
   slider.addEventListener("input", () => go(Number(slider.value)));
   $("first").addEventListener("click", () => go(0));
@@ -253,6 +267,8 @@
       End: () => go(last),
       PageUp: () => handJump(-1),
       PageDown: () => handJump(1),
+      n: () => decisionJump(1),
+      p: () => decisionJump(-1),
     };
     const move = moves[e.key];
     if (move) {
