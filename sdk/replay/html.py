@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.events import HandEnd, HandStart
 from protocol.tiles import Tile
+from protocol.wall import hand_seed, shuffled_wall
 from sdk.replay.frames import build_decisions, build_frames, result_json
 
 if TYPE_CHECKING:
@@ -68,8 +69,9 @@ def viewer_data(
     header = record.header
     names = [s.name for s in sorted(header.seats, key=lambda s: s.seat)]
     looker = None if spectator else seat
-    frames = build_frames(record.events, names=names, seat=looker, spectator=spectator)
     live = record.summary is None
+    walls = None if live or spectator or looker is not None else _walls(record)
+    frames = build_frames(record.events, names=names, seat=looker, spectator=spectator, walls=walls)
     return {
         "title": _title(record, spectator),
         "names": names,
@@ -88,7 +90,15 @@ def viewer_data(
         "live": live,
         "refresh": refresh if live else None,
         "links": [list(link) for link in links],
+        "walls": [list(w) for w in walls or ()],
     }
+
+
+def _walls(record: Record) -> list[tuple[int, ...]]:
+    """Each hand's wall from the header's seed, as the referee builds it (shown only
+    after the end, and only for hands whose draws match it: see ``_WallCut``)."""
+    hands = [e.hand for e in record.events if type(e) is HandStart]
+    return [shuffled_wall(hand_seed(record.header.seed, h)) for h in hands]
 
 
 def _title(record: Record, spectator: bool) -> str:

@@ -118,6 +118,21 @@
   function renderTable(f) {
     const table = $("table");
     table.replaceChildren(...[0, 1, 2, 3].map((s) => seatBox(f, s)));
+    if (f.wall_cut) table.appendChild(wallBox(f.wall_cut));
+  }
+
+  // the wall still there (shown once the match is over): [hand, front, reserved, back]
+  function wallBox(cut) {
+    const [hand, front, reserved, back] = cut;
+    const box = el("div", "seat wall");
+    box.id = "wall";
+    box.appendChild(el("div", "seat-head", "wall: " + (back - front) + " tiles, front first"));
+    const row = el("div", "row");
+    for (let i = front; i < back; i++) {
+      row.appendChild(tile(D.walls[hand][i], i >= reserved ? "small reserved" : "small"));
+    }
+    box.appendChild(row);
+    return box;
   }
 
   function renderStatus(f) {
