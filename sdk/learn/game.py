@@ -44,7 +44,7 @@ class LearningGame:
     """One episode: a match of ``hands`` hands from ``seed`` (``first_dealer`` deals
     first). ``reward`` is one of :data:`REWARD_MODES`."""
 
-    __slots__ = ("_rewards", "encoder", "match", "reward", "views")
+    __slots__ = ("_rewards", "encoder", "last_events", "match", "reward", "views")
 
     def __init__(
         self, seed: int, hands: int = 1, first_dealer: int = 0, reward: str = "hand"
@@ -55,6 +55,8 @@ class LearningGame:
         self.reward = reward
         self._rewards = [0, 0, 0, 0]
         self.views: list[GameView] = []
+        self.last_events: list[Event] = list(self.match.events)
+        """The events of the last decision (at first: the deal), with all information."""
         self.encoder = Encoder()
         self._bind()
 
@@ -108,7 +110,7 @@ class LearningGame:
     def play(self, seat: int, action: Action) -> list[int]:
         """Like :meth:`step` with an :class:`Action` (the referee checks it)."""
         hand = self.match.current
-        events = self.match.apply(seat, action)
+        events = self.last_events = self.match.apply(seat, action)
         if self.match.current is not hand:
             self._bind()
         return self._collect(events)
