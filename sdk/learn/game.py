@@ -22,12 +22,10 @@ sdk.learn.action_space.MaskedActionError: seat 0 may not take action 999 (outsid
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from protocol.actions import Action
-from protocol.events import Event, HandEnd
+from protocol.events import Event
 from protocol.hand_state import HandState
 from protocol.match import Match
 from sdk.learn.action_space import check_index, legal_mask
@@ -110,18 +108,12 @@ class LearningGame:
     def play(self, seat: int, action: Action) -> list[int]:
         """Like :meth:`step` with an :class:`Action` (the referee checks it)."""
         hand = self.match.current
-        events = self.last_events = self.match.apply(seat, action)
+        self.last_events = self.match.apply(seat, action)
+        if not hand.is_over:  # the usual case: no hand ended, no reward
+            return [0, 0, 0, 0]
         if self.match.current is not hand:
             self._bind()
-        return self._collect(events)
-
-    def _collect(self, events: Sequence[Event]) -> list[int]:
-        ended = [ev for ev in events if type(ev) is HandEnd]
-        if not ended:
-            return [0, 0, 0, 0]
-        points = [0, 0, 0, 0]
-        for ev in ended:
-            points = [a + b for a, b in zip(points, ev.result.payments, strict=True)]
+        points = list(hand.result.payments)  # type: ignore[union-attr]
         if self.reward == "hand":
             return points
         self._rewards = [a + b for a, b in zip(self._rewards, points, strict=True)]
