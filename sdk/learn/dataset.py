@@ -232,6 +232,7 @@ def _stderr_console():  # type: ignore[no-untyped-def]
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (``python -m sdk.learn.dataset``); returns the exit code."""
     parser = argparse.ArgumentParser(
         prog="python -m sdk.learn.dataset",
         description="Turn game records into (observation, mask, action, outcome) arrays.",

@@ -70,6 +70,7 @@ class LearningGame:
 
     @property
     def is_over(self) -> bool:
+        """Whether the match is over."""
         return self.match.is_over
 
     def next_seat(self) -> int | None:

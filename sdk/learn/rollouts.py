@@ -49,6 +49,7 @@ class Batch:
 
     @staticmethod
     def concat(batches: Sequence[Batch]) -> Batch:
+        """One batch holding ``batches`` one after another."""
         return Batch(*(np.concatenate([getattr(b, f) for b in batches]) for f in Batch.__slots__))
 
 
