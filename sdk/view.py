@@ -43,7 +43,8 @@ class GameView:
     blocked, R9), ``melds()`` (own declared melds).
 
     The table: ``melds(seat)``, ``concealed_kongs(seat)``, ``river(seat)`` (every discard
-    in order), ``concealed_count(seat)``, ``last_discard`` (the discard open to claims),
+    in order), ``claimed_discards(seat)`` (positions in the river of the claimed ones),
+    ``concealed_count(seat)``, ``last_discard`` (the discard open to claims),
     ``wall_left`` (the 16 reserved tiles included), ``drawable`` (what may still be
     drawn), ``first_go_round`` (R10), ``visible_counts()``, ``unseen_counts()``.
 
