@@ -41,7 +41,9 @@ default and report the reason).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+import random
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from protocol.actions import (
@@ -520,21 +522,52 @@ _CLIENT_HANDLERS = {
 class TileIdTracker:
     """The physical tile ids of one table's current hand (server side).
 
-    Copy numbers are given in order of appearance: the first 5m dealt or drawn in a hand
-    is ``150``, the next ``151``... so ids are unique and the same for every seat. Feed it
-    every referee event, unprojected, in order (:meth:`apply`); it returns the ids the
-    event's line names. When a line-protocol bot names the ids of its tiles, the seat
+    Each tile keeps one id from the deal to the end of the hand, the same for every
+    seat. Its copy digit belongs to the physical tile, never to the order in which the
+    copies appear (that would tell a program that lower copies are already out of the
+    wall):
+
+    * given ``walls`` (``walls(hand_no)``: the hand's physical wall, numbers 0..135 with
+      kind ``p // 4``, as :meth:`protocol.match.Match.physical_wall` gives), every tile
+      dealt or drawn gets the id of its place in the wall (the server does this, so the
+      ids follow from the match seed);
+    * without it, the copies of each kind are numbered in a random order drawn per hand
+      from ``seed`` (a fresh random seed if ``None``).
+
+    Feed it every referee event, unprojected, in order (:meth:`apply`); it returns the ids
+    the event's line names. When a line-protocol bot names the ids of its tiles, the seat
     calls :meth:`prefer` so that the echo and the hand use exactly those ids.
+
+    >>> from protocol.match import Match
+    >>> m = Match.new(5, 1)
+    >>> t = TileIdTracker(m.physical_wall)
+    >>> dealt = [t.apply(e) for e in m.events]
+    >>> dealt[1] == tuple(tile_id(p // 4, p % 4) for p in m.physical_wall(0)[:17])
+    True
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        walls: Callable[[int], Sequence[int]] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.walls = walls
+        self.seed = secrets.randbits(64) if seed is None else seed
         self.hands: list[list[int]] = [[], [], [], []]
         """Each seat's concealed tile ids."""
-        self._reset()
+        self.out: set[int] = set()
+        """The ids dealt or drawn so far this hand (no longer in the wall)."""
+        self._reset(0)
 
-    def _reset(self) -> None:
+    def _reset(self, hand_no: int) -> None:
         self.hands = [[], [], [], []]
-        self._next_copy = [0] * KIND_COUNT
+        self.out = set()
+        self._wall: list[int] = []
+        if self.walls is not None:
+            self._wall = [tile_id(p // 4, p % 4) for p in self.walls(hand_no)]
+        rng = random.Random(f"{self.seed}/{hand_no}")
+        self._copies = [rng.sample(range(4), 4) for _ in range(KIND_COUNT)]
+        self._front, self._back = 0, len(self._wall)
         self._drawn: list[int | None] = [None] * 4
         self._discard: int | None = None
         self._prefer: dict[int, tuple[int, ...]] = {}
@@ -543,12 +576,27 @@ class TileIdTracker:
         """Use these ids (if they fit) for ``seat``'s next discard, meld or kong."""
         self._prefer[seat] = tuple(ids)
 
-    def _new(self, kind: int) -> int:
-        copy = self._next_copy[kind]
-        if copy > 3:
-            raise LineStateError(f"a fifth {Tile(kind)} appeared; feed every event of the hand")
-        self._next_copy[kind] = copy + 1
-        return tile_id(kind, copy)
+    def _new(self, kind: int, *, back: bool = False) -> int:
+        """The id of the next tile of ``kind`` taken from the wall (its front, or its
+        back for a kong replacement)."""
+        if self._wall:
+            if self._front >= self._back:
+                raise LineStateError("the wall is empty; feed every event of the hand")
+            if back:
+                self._back -= 1
+                tid = self._wall[self._back]
+            else:
+                tid = self._wall[self._front]
+                self._front += 1
+            if kind_of(tid) != kind:
+                raise LineStateError(f"the wall has {kind_of(tid)} where {Tile(kind)} was drawn")
+        else:
+            copies = self._copies[kind]
+            if not copies:
+                raise LineStateError(f"a fifth {Tile(kind)} appeared; feed every event")
+            tid = tile_id(kind, copies.pop())
+        self.out.add(tid)
+        return tid
 
     def _take(self, seat: int, kind: int, n: int) -> list[int]:
         hand = self.hands[seat]
@@ -570,7 +618,7 @@ class TileIdTracker:
         return ids
 
     def _hand_start(self, ev: HandStart) -> tuple[int, ...]:
-        self._reset()
+        self._reset(ev.hand)
         return ()
 
     def _deal(self, ev: Deal) -> tuple[int, ...]:
@@ -583,7 +631,7 @@ class TileIdTracker:
     def _draw(self, ev: Draw) -> tuple[int, ...]:
         if ev.tile is None:
             raise LineStateError("TileIdTracker needs the referee's full events, not a projection")
-        tid = self._new(ev.tile)
+        tid = self._new(ev.tile, back=ev.replacement)
         self.hands[ev.seat].append(tid)
         self._drawn[ev.seat] = tid
         return (tid,)
@@ -832,11 +880,17 @@ class LineTable:
 
     Feed every referee event of the table, unprojected, to :meth:`feed` (also for tables
     where only some seats speak the line protocol): it returns the lines to write to
-    each line-protocol seat.
+    each line-protocol seat. ``walls`` and ``seed`` choose the tile ids
+    (:class:`TileIdTracker`): a server passes its match's
+    :meth:`~protocol.match.Match.physical_wall`.
     """
 
-    def __init__(self) -> None:
-        self.tracker = TileIdTracker()
+    def __init__(
+        self,
+        walls: Callable[[int], Sequence[int]] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.tracker = TileIdTracker(walls, seed)
         self.seats: dict[int, LineServerSeat] = {}
 
     def add_seat(self, seat: int, name: str) -> LineServerSeat:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.line.adapter import LineTable
+from protocol.wall import hand_seed, physical_wall
 from protocol.wire.common import ErrorCode
 from protocol.wire.messages import MatchConfig, Timing
 from protocol.wire.rest import (
@@ -157,7 +158,9 @@ class TournamentServer:
         match_config = MatchConfig(
             rules=spec.rules, hands=spec.hands, first_dealer=spec.first_dealer, timing=timing
         )
-        line_table = LineTable() if any(p.kind in ("line", "cmd") for p in plans) else None
+        line_table = None
+        if any(p.kind in ("line", "cmd") for p in plans):  # physical tile ids from the seed
+            line_table = LineTable(lambda k, seed=spec.seed: physical_wall(hand_seed(seed, k)))
         decision = spec.decision_ms / 1000
         budget = Budget(decision=decision, safety_margin=min(0.2, decision / 4))
         seats: list[Seat] = []
