@@ -8,7 +8,9 @@ when the reply arrived (Unix seconds, from one clock), the raw reply as received
 * ``late``: no usable reply before the deadline (or one after it);
 * ``illegal``: an action that was not legal (wrong id, wrong tiles, wrong ask);
 * ``malformed``: a reply that could not be read;
-* ``disconnected``: the seat was not connected, so the default was applied.
+* ``disconnected``: the seat was not connected, so the default was applied;
+* ``overridden``: a claim the seat answered in time but that lost to a higher claim
+  (R5); ``applied`` is the claim the seat answered, which the referee made void.
 
 >>> from protocol.actions import PASS
 >>> r = DecisionRecord(3, 1, "7", 12.5, 12.75, '{"type":"reply"}', PASS, Outcome.OK)
@@ -40,6 +42,7 @@ class Outcome(StrEnum):
     ILLEGAL = "illegal"
     MALFORMED = "malformed"
     DISCONNECTED = "disconnected"
+    OVERRIDDEN = "overridden"
 
 
 def outcome_of(reason: RejectReason | None, connected: bool = True) -> Outcome:
