@@ -12,9 +12,11 @@ import logging
 import os
 import secrets
 import shlex
+import tempfile
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from protocol.line.adapter import LineTable
@@ -74,6 +76,20 @@ class _SeatPlan:
     kind: str  # ws | line | cmd | house
     command: list[str] | None = None
     channel: LineChannel | None = None
+
+
+def program_log_dir(config: ServerConfig) -> Path:
+    """Where started programs' standard error files go (``config.program_log_dir``, else
+    ``program-logs`` next to the database, or in the temporary directory).
+
+    >>> program_log_dir(ServerConfig(db_path="/srv/league.db"))
+    PosixPath('/srv/program-logs')
+    """
+    if config.program_log_dir is not None:
+        return Path(config.program_log_dir)
+    if config.db_path == ":memory:":
+        return Path(tempfile.gettempdir()) / "taimahjong-program-logs"
+    return Path(config.db_path).resolve().parent / "program-logs"
 
 
 def parse_seat_spec(spec: str) -> Entrant:
@@ -177,8 +193,11 @@ class TournamentServer:
                 spawn = None
                 if plan.command is not None:
                     command, label = plan.command, f"seat {plan.seat} ({plan.name})"
+                    stderr = program_log_dir(config) / f"{spec.match_id}-seat{plan.seat}.stderr"
 
-                    def spawn(command: list[str] = command, label: str = label) -> Any:
+                    def spawn(
+                        command: list[str] = command, label: str = label, stderr_path: Path = stderr
+                    ) -> Any:
                         return spawn_program(
                             command,
                             label,
@@ -187,6 +206,9 @@ class TournamentServer:
                             burst=config.rate_burst,
                             flood_seconds=config.flood_seconds,
                             grace=config.subprocess_grace,
+                            stderr_path=stderr_path,
+                            stderr_bytes=config.program_stderr_bytes,
+                            startup_lines=config.startup_lines,
                         )
 
                 seat = LineSeat(
