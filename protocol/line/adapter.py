@@ -113,6 +113,7 @@ from protocol.wire.common import (
 
 __all__ = [
     "CLAIM_ASK_ORDER",
+    "REPLY_OF_ASK",
     "TURN_ASK_ORDER",
     "Decided",
     "LineActionError",
@@ -124,6 +125,7 @@ __all__ = [
     "NextAsk",
     "ReadyReply",
     "TileIdTracker",
+    "answerable",
 ]
 
 log = logging.getLogger(__name__)
@@ -160,8 +162,12 @@ class LineReplyError(LineError):
         super().__init__(f"{reason.value}: {message}" + (f" (line {line!r})" if line else ""))
 
 
-def _answerable(action: Action, ask: AskKind) -> bool:
-    """Whether ``action`` is written as the answer to ``ask`` (else the answer is /pass)."""
+def answerable(action: Action, ask: AskKind) -> bool:
+    """Whether ``action`` is written as the answer to ``ask`` (else the answer is /pass).
+
+    >>> answerable(PUNG, AskKind.PONG), answerable(PUNG, AskKind.EAT)
+    (True, False)
+    """
     kind = action.kind
     if ask is AskKind.HU:
         return kind is ActionKind.WIN
@@ -180,7 +186,7 @@ def _still_answerable(action: Action, ask: AskKind, claim: bool) -> bool:
     here = order.get(ask, 0)
     if action is PASS:
         return claim
-    return any(_answerable(action, a) for a, rank in order.items() if rank >= here)
+    return any(answerable(action, a) for a, rank in order.items() if rank >= here)
 
 
 # --- client ----------------------------------------------------------------------------
@@ -256,6 +262,15 @@ class LineClientAdapter:
         self._ask = None
         return self._answer(ask, action)
 
+    def watch_answer(self, action: Action) -> None:
+        """Note the answer a program gave to the last ``/ask`` when this adapter only
+        watches it (the conformance kit feeds it the referee's other lines): the passed
+        win and pung records (R9) then follow what the program did."""
+        view = self._need_view("an answer")
+        self._claim = view.public.phase == CLAIMS
+        if action is not PASS:
+            self._sent = action
+
     def lines_to_send(self) -> list[str]:
         """Lines the adapter wrote by itself (``/ready`` answers, follow-up asks), in
         order; drains the queue."""
@@ -302,7 +317,7 @@ class LineClientAdapter:
         return [self._request]
 
     def _answer(self, ask: AskKind, action: Action) -> str:
-        if not _answerable(action, ask):
+        if not answerable(action, ask):
             return "/pass"
         self._sent = action
         kind = action.kind
@@ -818,7 +833,7 @@ class LineServerSeat:
     def _read(self, ask: AskKind, msg: object) -> Action | None:
         if isinstance(msg, PassReply):
             return None
-        expected = _REPLY_OF_ASK[ask]
+        expected = REPLY_OF_ASK[ask]
         if not isinstance(msg, expected):
             raise LineReplyError(RejectReason.NOT_LEGAL, f"{msg} does not answer /ask {ask}")
         ids = _reply_ids(msg)
@@ -866,7 +881,7 @@ _GONG_OF = {
     AddedKong: GongKind.ADDED,
     ConcealedKong: GongKind.CONCEALED,
 }
-_REPLY_OF_ASK: dict[AskKind, type] = {
+REPLY_OF_ASK: dict[AskKind, type] = {
     AskKind.HU: HuReply,
     AskKind.GONG: GongReply,
     AskKind.PONG: PongReply,
