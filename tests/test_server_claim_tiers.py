@@ -79,5 +79,5 @@ async def test_an_eager_program_against_aggressive_claimers_never_loses_its_hand
     chows_lost = [
         d for d in decisions if d["outcome"] == "overridden" and d["applied"]["type"] == "chow"
     ]
-    assert chows_lost, "no chow lost to a higher claim in these matches"
     assert all("lost to seat" in d["reason"] for d in chows_lost)
+    assert any(d["reason"].endswith("'s pung (R5)") for d in chows_lost), chows_lost
