@@ -343,8 +343,9 @@ class LineClientAdapter:
 
     def _pick(self, kind: int, n: int, *, discard: bool = False) -> tuple[int, ...]:
         """``n`` ids of ``kind`` from the hand: for a discard the tile just drawn if it is
-        of that kind, else the lowest ids."""
-        ids = sorted(t for t in self.hand_ids if kind_of(t) == kind)
+        of that kind, else the ones held longest. Never chosen by copy digit: always
+        playing the lowest copy would tell the others which copies the hand still holds."""
+        ids = [t for t in self.hand_ids if kind_of(t) == kind]
         drawn = self._drawn_id
         if discard and drawn in ids:
             ids.remove(drawn)  # type: ignore[arg-type]
@@ -617,7 +618,8 @@ class TileIdTracker:
         hand = self.hands[seat]
         first = [*self._prefer.get(seat, ()), self._drawn[seat]]
         ids = [t for t in first if t in hand and kind_of(t) == kind]
-        ids += sorted(t for t in hand if kind_of(t) == kind and t not in ids)
+        ids += [t for t in hand if kind_of(t) == kind and t not in ids]  # held longest first:
+        # never by copy digit, which would tell the others which copies the hand keeps
         if len(ids) < n:
             raise LineStateError(f"seat {seat} holds {len(ids)} of {Tile(kind)}, not {n}")
         for t in ids[:n]:
