@@ -216,7 +216,7 @@ class Table:
         for record in self._held:
             taker = lost.get(record.seat)
             if taker is not None and record.applied == decisions[record.seat]:
-                reason = f"lost to seat {taker}'s {decisions[taker]} (R5)"
+                reason = f"lost to seat {taker}'s {decisions[taker].kind.value} (R5)"
                 record = replace(record, outcome=Outcome.OVERRIDDEN, reason=reason)
             self.records.append(record)
         self._held = []
