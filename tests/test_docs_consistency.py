@@ -126,6 +126,8 @@ def _target(words: list[str]) -> tuple[str, list[Path] | None] | None:
 def _options(words: list[str]) -> list[str]:
     found = []
     for word in words:
+        if word == "--":
+            break  # what follows is another program's command line
         word = word.strip("[](),;")
         if re.fullmatch(r"--[a-z][\w-]*(=.*)?", word):
             found.append(word.split("=")[0])

@@ -33,10 +33,12 @@ class MatchRun:
 
     @property
     def defaults(self) -> int:
+        """Decisions answered by the server's default rather than the program."""
         return sum(n for outcome, n in self.outcomes.items() if outcome not in _OWN)
 
     @property
     def passed(self) -> bool:
+        """Whether the match finished with every decision the program's own."""
         return self.status == "finished" and self.defaults == 0
 
 

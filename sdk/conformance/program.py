@@ -58,6 +58,7 @@ class ProgramRun:
 
     @property
     def passed(self) -> bool:
+        """Whether the program showed no fault and no error."""
         return not self.faults and not self.error
 
 

@@ -35,6 +35,7 @@ class RefereeRun:
 
     @property
     def passed(self) -> bool:
+        """Whether the referee ended the game and showed no fault."""
         return self.ended and not self.faults
 
 

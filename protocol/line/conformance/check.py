@@ -193,6 +193,7 @@ class RefereeChecker:
         self.lines = 0
 
     def receive(self, line: str) -> list[object]:
+        """Check one line from the referee; the faults it shows."""
         self.lines += 1
         try:
             msg = parse_referee_line(line)
