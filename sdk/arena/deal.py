@@ -76,6 +76,9 @@ class ArenaPlan:
     seatings: tuple[tuple[int, ...], ...]
     budget: Budget = DEFAULT_BUDGET
     record_events: bool = False
+    lazy_views: bool = True
+    """Feed each bot's mirror only when it reads its view (``False``: the plain path,
+    every mirror fed at every event; same results, kept for tests)."""
 
     @property
     def hands_per_deal(self) -> int:
@@ -154,6 +157,7 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
             seats=seating,
             budget=plan.budget,
             record_events=plan.record_events,
+            lazy_views=plan.lazy_views,
         )
     finally:
         random.setstate(saved)
