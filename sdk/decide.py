@@ -31,10 +31,14 @@ from sdk.bot import Bot, DecisionRequest
 from sdk.budget import DecisionStats, Outcome
 from sdk.view import GameView
 
-__all__ = ["decide_async", "decide_inline"]
+__all__ = ["Traced", "decide_async", "decide_inline"]
 
 log = logging.getLogger("sdk.decide")
 _OK = Outcome.OK  # a module constant: reading an enum member off its class is slow
+
+Traced = tuple[Action | None, Action, str, float]
+"""One traced decision: the bot's answer (``None`` if it raised or answered something
+that is not an action), the action applied, the outcome and the seconds it took."""
 
 
 def decide_inline(
@@ -42,12 +46,16 @@ def decide_inline(
     view: GameView,
     request: DecisionRequest,
     stats: DecisionStats,
+    trace: list[Traced] | None = None,
+    *,
     started: float | None = None,
 ) -> Action:
     """Run ``bot.choose`` to completion and police the answer (see the module doc).
 
-    A coroutine bot is run to completion with :func:`asyncio.run`. ``started`` is the
-    :func:`time.monotonic` instant the request was made, if the caller just read it.
+    A coroutine bot is run to completion with :func:`asyncio.run`. With ``trace`` (for
+    game records), the decision is appended to it as a :data:`Traced` tuple.
+    ``started`` is the :func:`time.monotonic` instant the request was made, if the
+    caller just read it.
     """
     clock = time.monotonic
     start = clock() if started is None else started
@@ -57,21 +65,29 @@ def decide_inline(
             action = asyncio.run(_await(action))
     except Exception:
         log.exception("%s raised while choosing; the fallback is used", bot.name)
-        stats.record(clock() - start, Outcome.ERROR)
-        return _fallback(bot, view, request)
-    end = clock()
-    if end <= request.deadline and action in request.legal_actions:
-        stats.times.append(end - start)  # DecisionStats.record, inlined: the common case
-        outcomes = stats.outcomes
-        outcomes[_OK] = outcomes.get(_OK, 0) + 1
-        return action
-    if end > request.deadline:
-        outcome = Outcome.LATE
+        action, outcome, end = None, Outcome.ERROR, clock()
     else:
-        log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, action)
-        outcome = Outcome.ILLEGAL
+        end = clock()
+        if end <= request.deadline and action in request.legal_actions:
+            stats.times.append(end - start)  # DecisionStats.record, inlined: the common case
+            outcomes = stats.outcomes
+            outcomes[_OK] = outcomes.get(_OK, 0) + 1
+            if trace is not None:
+                trace.append((action, action, _OK, end - start))
+            return action
+        if end > request.deadline:
+            outcome = Outcome.LATE
+        else:
+            log.warning(
+                "%s answered %r, which is not legal; the fallback is used", bot.name, action
+            )
+            outcome = Outcome.ILLEGAL
     stats.record(end - start, outcome)
-    return _fallback(bot, view, request)
+    applied = _fallback(bot, view, request)
+    if trace is not None:
+        answer = action if isinstance(action, Action) else None
+        trace.append((answer, applied, outcome, end - start))
+    return applied
 
 
 async def decide_async(

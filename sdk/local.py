@@ -34,8 +34,9 @@ from protocol.tiles import Tile
 from protocol.view import SeatView
 from sdk.bot import Bot, DecisionRequest, MatchInfo
 from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats
-from sdk.decide import decide_inline
+from sdk.decide import Traced, decide_inline
 from sdk.mirror import Mirror
+from sdk.records import Decision, Header, Origin, Record, SeatInfo, Timing, build_record
 from sdk.view import GameView
 
 __all__ = ["MatchResult", "play_match"]
@@ -55,6 +56,8 @@ class MatchResult:
     stats: list[DecisionStats]
     events: list[Event] = field(default_factory=list)
     """The referee's full event log, when recorded."""
+    record: Record | None = None
+    """The game record (:mod:`sdk.records`), when asked for."""
 
     def player_at(self, seat: int) -> int:
         return self.seats.index(seat)
@@ -82,6 +85,8 @@ def play_match(
     budget: Budget = DEFAULT_BUDGET,
     strict: bool = False,
     record_events: bool = False,
+    record: bool = False,
+    origin: Origin | None = None,
     lazy_views: bool = True,
 ) -> MatchResult:
     """Play one match of four bots in this process.
@@ -89,12 +94,17 @@ def play_match(
     ``seats[p]`` is where ``bots[p]`` sits (duplicate play re-deals the same seed with
     rotated seats). ``strict`` checks every mirror's legal actions against the referee's
     and raises on a difference (slower; for tests). Use a distinct bot object per player.
-    ``lazy_views=False`` feeds every mirror at once (see the module doc).
+    ``record`` keeps the game record (``result.record``; ``origin`` says where it was
+    played, ``local`` by default). ``lazy_views=False`` feeds every mirror at once (see
+    the module doc).
     """
     if len(bots) != 4:
         raise ValueError(f"a match needs four bots, got {len(bots)}")
     match = Match.new(seed, hands, first_dealer=first_dealer, seat_permutation=seats)
     table = _Table(match, bots, budget, strict, lazy_views)
+    if record:
+        table.trace = []
+    started = time.time()
     table.start()
     table.run()
     return MatchResult(
@@ -105,7 +115,32 @@ def play_match(
         hand_results=list(match.results),
         stats=table.stats,
         events=list(match.events) if record_events else [],
+        record=_record(table, budget, started, origin) if record else None,
     )
+
+
+def _record(table: _Table, budget: Budget, started: float, origin: Origin | None) -> Record:
+    """The game record of ``table``'s finished match."""
+    match = table.match
+    seats = tuple(
+        SeatInfo(s, match.player_at(s), bot.name, str(getattr(bot, "version", "") or ""))
+        for s, bot in enumerate(table.bot_at)
+    )
+    header = Header(
+        seed=match.seed,
+        hands=match.hands,
+        seats=seats,
+        first_dealer=match.first_dealer,
+        timing=Timing(budget.decision, budget.safety_margin, started),
+        origin=origin or Origin("local"),
+    )
+    decisions = [
+        Decision(hand, seat, after, legal, answer, applied, outcome, seconds * 1000)  # type: ignore[arg-type]
+        for (hand, seat, after, legal), (answer, applied, outcome, seconds) in zip(
+            table.asked, table.trace or (), strict=True
+        )
+    ]
+    return build_record(header, match.events, decisions, status="finished", ended_at=time.time())
 
 
 def _fast_request(
@@ -155,6 +190,10 @@ class _Table:
         self.bot_at = [bots[match.player_at(seat)] for seat in range(4)]
         self.stats = [DecisionStats() for _ in range(4)]
         self.stats_at = [self.stats[match.player_at(seat)] for seat in range(4)]
+        self.trace: list[Traced] | None = None
+        """Each decision's answer, outcome and time, when recording."""
+        self.asked: list[tuple[int, int, int, tuple[Action, ...]]] = []
+        """Each recorded decision's hand, seat, events before it and legal actions."""
         listening = [seat for seat in range(4) if self.bot_at[seat].wants("on_event")]
         self.listeners = [self.feeds[seat] for seat in listening]
         for feed in self.listeners:
@@ -179,7 +218,7 @@ class _Table:
         match, feeds, bots, stats = self.match, self.feeds, self.bot_at, self.stats_at
         reply_within, eager, strict = self.budget.reply_within, self.eager, self.strict
         events, clock = match.events, time.monotonic
-        lazy_only = not (self.fed or self.hooked)
+        lazy_only, trace = not (self.fed or self.hooked), self.trace
         while not match.is_over:
             hand = match.current
             seat, legal = next(iter(hand.pending().items()))
@@ -192,7 +231,12 @@ class _Table:
                 drawn = hand.drawn_tile(seat)
             now = clock()
             request = _request(legal, now + reply_within, "", drawn)
-            match.apply(seat, decide_inline(bots[seat], feed.window, request, stats[seat], now))
+            if trace is not None:
+                self.asked.append((match.hand_no, seat, len(events), legal))
+            action = decide_inline(
+                bots[seat], feed.window, request, stats[seat], trace, started=now
+            )
+            match.apply(seat, action)
             if lazy_only:  # nothing to feed now: the lazy views catch up when read
                 self.horizon = len(events)
             else:
