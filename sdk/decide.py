@@ -34,6 +34,7 @@ from sdk.view import GameView
 __all__ = ["Traced", "decide_async", "decide_inline", "describe"]
 
 log = logging.getLogger("sdk.decide")
+_OK = Outcome.OK  # a module constant: reading an enum member off its class is slow
 
 Traced = tuple[Action | None, Action, str, float]
 """One traced decision: the bot's answer (``None`` if it raised or answered something
@@ -47,6 +48,8 @@ def decide_inline(
     stats: DecisionStats,
     trace: list[Traced] | None = None,
     clock: bool = True,
+    *,
+    started: float | None = None,
 ) -> Action:
     """Run ``bot.choose`` to completion and police the answer (see the module doc).
 
@@ -54,35 +57,47 @@ def decide_inline(
     game records), the decision is appended to it as a :data:`Traced` tuple. A late
     answer is replaced by the fallback with a warning that names the decision, unless
     ``clock`` is false (``--no-clock``: debugging, a breakpoint in ``choose``), when it
-    stands.
+    stands. ``started`` is the :func:`time.monotonic` instant the request was made, if
+    the caller just read it.
     """
-    start = time.monotonic()
-    outcome = Outcome.OK
+    now = time.monotonic
+    start = now() if started is None else started
     try:
         action = bot.choose(view, request)
-        if inspect.isawaitable(action):
+        if type(action) is not Action and inspect.isawaitable(action):
             action = asyncio.run(_await(action))
     except Exception:
         log.exception("%s raised while choosing; the fallback is used", bot.name)
-        action, outcome = None, Outcome.ERROR
-    elapsed = time.monotonic() - start
-    if outcome is Outcome.OK and clock and time.monotonic() > request.deadline:
-        outcome = Outcome.LATE
-        log.warning(
-            "%s was late: %.2f s for %s, which allowed %.2f s; the fallback is used",
-            bot.name,
-            elapsed,
-            describe(view, request),
-            max(0.0, request.deadline - start),
-        )
-    elif outcome is Outcome.OK and action not in request.legal_actions:
-        log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, action)
-        outcome = Outcome.ILLEGAL
-    stats.record(elapsed, outcome)
-    applied = action if outcome is Outcome.OK else _fallback(bot, view, request)
+        action, outcome, end = None, Outcome.ERROR, now()
+    else:
+        end = now()
+        if (end <= request.deadline or not clock) and action in request.legal_actions:
+            stats.times.append(end - start)  # DecisionStats.record, inlined: the common case
+            outcomes = stats.outcomes
+            outcomes[_OK] = outcomes.get(_OK, 0) + 1
+            if trace is not None:
+                trace.append((action, action, _OK, end - start))
+            return action
+        if end > request.deadline and clock:
+            outcome = Outcome.LATE
+            log.warning(
+                "%s was late: %.2f s for %s, which allowed %.2f s; the fallback is used",
+                bot.name,
+                end - start,
+                describe(view, request),
+                max(0.0, request.deadline - start),
+            )
+        else:
+            log.warning(
+                "%s answered %r, which is not legal; the fallback is used", bot.name, action
+            )
+            outcome = Outcome.ILLEGAL
+    stats.record(end - start, outcome)
+    applied = _fallback(bot, view, request)
     if trace is not None:
-        trace.append((action if isinstance(action, Action) else None, applied, outcome, elapsed))
-    return applied  # type: ignore[return-value]
+        answer = action if isinstance(action, Action) else None
+        trace.append((answer, applied, outcome, end - start))
+    return applied
 
 
 async def decide_async(
