@@ -16,6 +16,7 @@ from protocol.wire.common import ErrorCode
 from protocol.wire.messages import EventJSON, Timing, _Model
 
 __all__ = [
+    "SEED_MAX",
     "ErrorBody",
     "Health",
     "Leaderboard",
@@ -28,6 +29,9 @@ __all__ = [
     "TableList",
     "TableStatus",
 ]
+
+SEED_MAX = 2**63 - 1
+"""Largest table seed: every integer a client sends has a range checked at the edge."""
 
 
 class Health(_Model):
@@ -53,7 +57,8 @@ class TableCreate(_Model):
     """``POST /v1/tables``: a table to create and its match."""
 
     rules: str = "tcga-2024"
-    seed: int
+    seed: int = Field(ge=0, le=SEED_MAX)
+    """The wall's seed (stored as a 64-bit SQLite integer, hence the range)."""
     hands: int = Field(default=16, ge=1, le=1024)
     first_dealer: int = Field(default=0, ge=0, le=3)
     timing: Timing = Timing()

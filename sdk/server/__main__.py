@@ -95,6 +95,9 @@ def parser() -> argparse.ArgumentParser:
         default=d.connect_wait,
         help="seconds a table waits for its bots",
     )
+    p.add_argument(
+        "--api-docs", action="store_true", help="serve /docs and /openapi.json (off by default)"
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     return p
 
@@ -116,6 +119,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         connect_wait=args.connect_wait,
         max_tables=args.max_tables,
         admin_token=args.admin_token,
+        api_docs=args.api_docs,
     )
     for item in args.house:
         name, sep, spec = item.partition("=")

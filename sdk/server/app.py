@@ -57,7 +57,15 @@ def create_app(server: TournamentServer) -> FastAPI:
         finally:
             await server.stop()
 
-    app = FastAPI(title="taimahjong tournament server", version=SERVER_VERSION, lifespan=lifespan)
+    docs = server.config.api_docs
+    app = FastAPI(
+        title="taimahjong tournament server",
+        version=SERVER_VERSION,
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
 
     @app.exception_handler(RequestError)
     async def _refused(_: Request, exc: RequestError) -> JSONResponse:
@@ -65,7 +73,8 @@ def create_app(server: TournamentServer) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, ErrorCode.MALFORMED, str(exc.detail))
+        code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.MALFORMED
+        return _error(exc.status_code, code, str(exc.detail))
 
     @app.get("/v1/health")
     async def health() -> JSONResponse:

@@ -60,10 +60,18 @@ class ServerConfig:
     connect_wait: float = 300.0
     """Seconds a created table waits for its remote bots before it starts without them
     (absent seats are played by the R17 default until they connect)."""
+    unattended_wait: float = 60.0
+    """A table whose remote seats (``ws``, ``line``) are all disconnected pauses; after
+    this many seconds it is aborted (its finished hands are kept). A table of house bots
+    only is always attended."""
     max_tables: int = 512
     """Tables running or waiting at once; more are refused (HTTP 503)."""
     admin_token: str | None = None
     """If set, ``POST /v1/tables`` needs ``Authorization: Bearer <admin_token>``."""
+
+    api_docs: bool = False
+    """Serve ``/docs``, ``/redoc`` and ``/openapi.json`` (off: a public server need not
+    describe itself to anyone who asks)."""
 
     # -- abuse limits --
     max_frame_bytes: int = 65536

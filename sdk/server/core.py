@@ -138,6 +138,7 @@ class TournamentServer:
 
     def _next_ids(self) -> tuple[int, str, str]:
         self._serial += 1
+        self.store.reserve_serial(self._serial)
         return self._serial, f"t-{self._serial}", f"m-{self._serial}"
 
     def _factory(self, name: str) -> BotFactory:
@@ -191,7 +192,12 @@ class TournamentServer:
                 )
             seats.append(seat)
         table = Table(
-            spec, seats, self.store, line_table=line_table, connect_wait=config.connect_wait
+            spec,
+            seats,
+            self.store,
+            line_table=line_table,
+            connect_wait=config.connect_wait,
+            unattended_wait=config.unattended_wait,
         )
         now = Clock.now()
         for plan, seat in zip(plans, table.seats, strict=True):

@@ -54,6 +54,10 @@ CREATE TABLE IF NOT EXISTS matches (
     created_at REAL NOT NULL,
     finished_at REAL
 );
+CREATE TABLE IF NOT EXISTS counters (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chunks (
     match_id TEXT NOT NULL,
     chunk INTEGER NOT NULL,
@@ -153,7 +157,10 @@ class Store:
     def _run(self, ready: concurrent.futures.Future[int]) -> None:
         try:
             db = self._open()
-            (serial,) = db.execute("SELECT coalesce(max(serial), 0) FROM matches").fetchone()
+            (serial,) = db.execute(
+                "SELECT max(coalesce((SELECT max(serial) FROM matches), 0),"
+                " coalesce((SELECT value FROM counters WHERE name='serial'), 0))"
+            ).fetchone()
         except sqlite3.Error as exc:
             ready.set_exception(exc)
             return
@@ -161,8 +168,9 @@ class Store:
         while (job := self._jobs.get()) is not None:
             try:
                 job(db)
-            except sqlite3.Error:
+            except Exception:  # any failure fails that job only; the store keeps serving
                 log.exception("store: a database operation failed")
+                _rollback(db)
         db.close()
 
     # -- generic --
@@ -189,6 +197,17 @@ class Store:
         return future
 
     # -- writes --
+
+    def reserve_serial(self, serial: int) -> None:
+        """Remember that ids up to ``serial`` are taken (a table that never starts has
+        no match row, yet its id must not come back after a restart)."""
+        self.submit(
+            lambda db: db.execute(
+                "INSERT INTO counters VALUES ('serial', ?) ON CONFLICT(name)"
+                " DO UPDATE SET value=max(value, excluded.value)",
+                (serial,),
+            )
+        )
 
     def begin_match(self, row: MatchRow) -> None:
         """Record a match that starts now."""
@@ -277,6 +296,15 @@ class Store:
     def leaderboard(self) -> concurrent.futures.Future[list[tuple[str, int, int, int]]]:
         """``(bot_name, matches, hands, total_score)`` over finished matches."""
         return self.call(_leaderboard)
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Leave no transaction open after a failed job."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("store: rollback failed")
 
 
 class _transaction:
