@@ -9,6 +9,7 @@ were written from the protocol description and the rulings, not from the code.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,11 @@ import pytest
 from protocol.actions import Action
 from protocol.events import Event, event_from_json
 from protocol.line.adapter import LineClientAdapter
+from protocol.line.codec import parse_program_line
 from protocol.wire.common import ActionRequest, SessionEnd, SessionStart
+from sdk.arena.loader import load_bot
+from sdk.bot import DecisionRequest
+from sdk.view import GameView
 
 _STEPS = {"<": "send", ">": "expect", "?": "legal", "!": "choose", "@": "event"}
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
@@ -126,3 +131,32 @@ def test_an_exhaustive_draw_is_inferred_at_the_next_hand() -> None:
     adapter.receive_line("/throw 1 450")
     items = adapter.receive_line("/initGame east east 2 2 0")
     assert [type(i).__name__ for i in items] == ["ExhaustiveDraw", "HandStart"]
+
+
+@pytest.mark.parametrize("bot_name", ["bots.greedy", "bots.defensive", "bots.random"])
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
+def test_sample_bots_answer_every_ask_legally(path: Path, bot_name: str) -> None:
+    """Our bots, fed only the referee's lines of each transcript (the public forms
+    included), answer every ask with a well-formed line naming ids they hold."""
+    bot = load_bot(bot_name).make(3)
+    adapter = LineClientAdapter()
+    asks = 0
+    for kind, text in MockReferee(path).steps:
+        if kind != "<":
+            continue
+        held = list(adapter.hand_ids)
+        for item in adapter.receive_line(text):
+            if not isinstance(item, ActionRequest):
+                continue
+            asks += 1
+            assert adapter.view is not None
+            decision = DecisionRequest(item.legal, time.monotonic() + 2.5, item.request_id)
+            action = bot.choose(GameView(adapter.view), decision)
+            assert action in item.legal, f"{bot_name} at {text!r}: {action}"
+            reply = parse_program_line(adapter.send_action(action))
+            ids = reply.tiles if hasattr(reply, "tiles") else getattr(reply, "tile", ())
+            ids = ids if isinstance(ids, tuple) else (ids,)
+            assert all(t in held for t in ids), f"{reply} names ids not held: {held}"
+        for reply_line in adapter.lines_to_send():
+            parse_program_line(reply_line)
+    assert asks > 0

@@ -431,10 +431,13 @@ class LineClientAdapter:
         return self._need_view("a claim").public.turn
 
     def _on_eat(self, msg: EatLine, out: list[WireInput]) -> None:
+        ids = [msg.own_a, msg.taken, msg.own_b]
+        taken = self._discard_id if self._discard_id in ids else msg.taken  # any order
+        ids.remove(taken)  # type: ignore[arg-type]
         if self._mine(msg.seat):
-            self._remove((msg.own_a, msg.own_b))
-        a, b = sorted((kind_of(msg.own_a), kind_of(msg.own_b)))
-        out.append(Chow(msg.seat, kind_of(msg.taken), (a, b), self._from()))
+            self._remove(ids)
+        a, b = sorted(kind_of(t) for t in ids)
+        out.append(Chow(msg.seat, kind_of(taken), (a, b), self._from()))  # type: ignore[arg-type]
 
     def _own_part(self, ids: Sequence[int], n: int) -> list[int]:
         own = [t for t in ids if t != self._discard_id]

@@ -18,6 +18,18 @@ Traceback (most recent call last):
   ...
 protocol.line.codec.LineParseError: '/pong 1 150 151': /pong <seat> needs 3 tile ids, not 2
 
+What the public referee and clients send is accepted too (``/start MJ <seat>`` with an
+empty name, ``/draw <id>`` for ``/mo <id>``, capitalised winds, ``/exit`` with
+arguments, the ids of ``/pong`` and ``/eat`` in any order); what we write is always the
+canonical form above:
+
+>>> parse_referee_line("/draw 153"), parse_referee_line("/exit 0 0 0 0")
+(MoLine(tile=153), ExitLine(word='exit'))
+>>> m = parse_referee_line("/initGame East East 3 2 0"); str(m)
+'/initGame east east 3 2 0'
+>>> parse_referee_line("/start MJ 2 ")
+StartLine(seat=1, name='', game='MJ')
+
 The commands live in two tables (:data:`REFEREE_COMMANDS`, :data:`PROGRAM_COMMANDS`), so a
 command that turns out different in the official appendix is a one-line change.
 """
@@ -163,7 +175,8 @@ class StartLine:
 
     def __post_init__(self) -> None:
         _seat(self.seat)
-        _word(self.name)
+        if self.name:  # the public referee may send an empty name: "/start MJ 2 "
+            _word(self.name)
         _word(self.game)
 
     def format(self) -> str:
@@ -477,6 +490,8 @@ def _arity(args: Sequence[str], n: int, usage: str) -> None:
 
 
 def _p_start(a: list[str]) -> StartLine:
+    if len(a) == 2:  # "/start MJ <seat> " with an empty name (the public referee)
+        a = [*a, ""]
     _arity(a, 3, "/start MJ <seat> <name>")
     return StartLine(_wire_seat(a[1]), a[2], a[0])
 
@@ -498,8 +513,13 @@ def _p_init_card(a: list[str]) -> InitCardLine:
 
 
 def _p_mo(a: list[str]) -> MoLine:
-    _arity(a, 1, "/mo <id>")
+    _arity(a, 1, "/mo <id> (or /draw <id>)")
     return MoLine(_num(a[0]))
+
+
+def _p_exit(a: list[str]) -> ExitLine:
+    """Any ``/exit`` ends the game; an older form carries arguments (``/exit 0 0 0 0``)."""
+    return ExitLine()
 
 
 def _p_ask(a: list[str]) -> AskLine:
@@ -579,13 +599,14 @@ REFEREE_COMMANDS: dict[str, Callable[[list[str]], object]] = {
     "/initGame": _p_init_game,
     "/initCard": _p_init_card,
     "/mo": _p_mo,
+    "/draw": _p_mo,  # the public simulator's logs write /draw for /mo
     "/ask": _p_ask,
     "/throw": _p_throw_seen,
     "/eat": _p_eat_seen,
     "/pong": _p_pong_seen,
     "/gong": _p_gong_seen,
     "/hu": _p_hu_seen,
-    "/exit": _no_args(ExitLine, "/exit"),
+    "/exit": _p_exit,
     "/close": _no_args(lambda: ExitLine("close"), "/close"),
     "/ready": _no_args(ReadyLine, "/ready"),
 }
