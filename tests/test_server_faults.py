@@ -263,8 +263,17 @@ async def test_wrong_tokens_and_frames_before_hello_are_refused(server: ServerHa
     async with websockets.connect(server.ws_url) as holder:
         await holder.send(WireClient(token, "a").hello())
         assert json.loads(await holder.recv())["type"] == "welcome"
-        got, _ = await _first_frames(server.ws_url, [WireClient(token, "b").hello()])
-        assert [(f["code"], f["fatal"]) for f in got] == [("seat_taken", True)]
+        async with websockets.connect(server.ws_url) as newer:  # the token's holder wins
+            await newer.send(WireClient(token, "b").hello())
+            assert json.loads(await newer.recv())["type"] == "welcome"
+            old = []
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    old.append(json.loads(await holder.recv()))
+        assert [(f["code"], f["fatal"]) for f in old if f["type"] == "error"] == [
+            ("conflict", True)
+        ]
+        assert holder.close_code == 1008
 
 
 async def test_a_flooding_client_is_throttled_then_cut_off_and_other_tables_play_on(

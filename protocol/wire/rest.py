@@ -105,9 +105,11 @@ class TableStatus(_Model):
 
 
 class TableList(_Model):
-    """``GET /v1/tables``."""
+    """``GET /v1/tables[?limit=N&before=S]``: one page of tables, newest first."""
 
     tables: list[TableStatus]
+    next_before: int | None = None
+    """Give it as ``before`` to get the next page (absent: this is the last page)."""
 
 
 class MatchLog(_Model):

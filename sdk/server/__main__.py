@@ -61,7 +61,16 @@ def parser() -> argparse.ArgumentParser:
         help="hands per lobby match (default %(default)s)",
     )
     p.add_argument(
-        "--seed", type=int, default=None, help="seed of the first lobby match (default: random)"
+        "--seed",
+        type=int,
+        default=None,
+        help="base of lobby seeds, hashed with --seed-key per table (default: random)",
+    )
+    p.add_argument(
+        "--seed-key",
+        default=None,
+        metavar="HEX",
+        help="secret key lobby seeds are derived from (default: random per start)",
     )
     p.add_argument(
         "--decision-ms",
@@ -115,6 +124,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         lobby_decision_ms=args.decision_ms,
         lobby_startup_ms=args.startup_ms,
         lobby_seed=args.seed,
+        seed_key=args.seed_key,
         allow_commands=args.allow_commands,
         connect_wait=args.connect_wait,
         max_tables=args.max_tables,
@@ -136,6 +146,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
     config = build_config(args)
+    if config.seed_key is not None:
+        try:
+            bytes.fromhex(config.seed_key)
+        except ValueError:
+            raise SystemExit("--seed-key: expected hexadecimal digits") from None
     if config.lobby_house not in config.house_bots:
         raise SystemExit(f"--lobby-house {config.lobby_house!r}: not a house bot")
     serve(config, args.seat, log_level=args.log_level)

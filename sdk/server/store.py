@@ -289,9 +289,11 @@ class Store:
     ) -> concurrent.futures.Future[StoredMatch | None]:
         return self.call(lambda db: _load_match(db, match_id, with_log))
 
-    def load_matches(self, limit: int = 1000) -> concurrent.futures.Future[list[StoredMatch]]:
-        """The latest ``limit`` matches, without their logs."""
-        return self.call(lambda db: _load_matches(db, limit))
+    def load_matches(
+        self, limit: int = 1000, before: int = 1 << 62
+    ) -> concurrent.futures.Future[list[StoredMatch]]:
+        """The latest ``limit`` matches whose serial is below ``before``, without logs."""
+        return self.call(lambda db: _load_matches(db, limit, before))
 
     def leaderboard(self) -> concurrent.futures.Future[list[tuple[str, int, int, int]]]:
         """``(bot_name, matches, hands, total_score)`` over finished matches."""
@@ -347,9 +349,10 @@ def _load_match(db: sqlite3.Connection, match_id: str, with_log: bool) -> Stored
     return StoredMatch(row, status, scores, played, events, decisions)
 
 
-def _load_matches(db: sqlite3.Connection, limit: int) -> list[StoredMatch]:
+def _load_matches(db: sqlite3.Connection, limit: int, before: int) -> list[StoredMatch]:
     rows = db.execute(
-        f"SELECT {_COLUMNS} FROM matches ORDER BY serial DESC LIMIT ?", (limit,)
+        f"SELECT {_COLUMNS} FROM matches WHERE serial < ? ORDER BY serial DESC LIMIT ?",
+        (before, limit),
     ).fetchall()
     return [StoredMatch(*_row(r), [], []) for r in rows]
 
