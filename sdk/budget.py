@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from sdk.records.outcome import Outcome
+
 __all__ = ["DEFAULT_BUDGET", "Budget", "DecisionStats", "Outcome"]
 
 
@@ -38,15 +40,6 @@ class Budget:
     def reply_within(self) -> float:
         """Seconds the bot has from the request to its answer."""
         return self.decision - self.safety_margin
-
-
-class Outcome:
-    """How a decision ended (the strings are stable; used in logs and reports)."""
-
-    OK = "ok"
-    LATE = "late"  # the bot did not answer in time: the fallback went out
-    ERROR = "error"  # the bot raised: the fallback went out
-    ILLEGAL = "illegal"  # the bot answered something not legal: the fallback went out
 
 
 @dataclass(slots=True)

@@ -10,6 +10,9 @@ when the reply arrived (Unix seconds, from one clock), the raw reply as received
 * ``malformed``: a reply that could not be read;
 * ``disconnected``: the seat was not connected, so the default was applied.
 
+:class:`Outcome` is defined once for the whole SDK in :mod:`sdk.records.outcome`
+(with ``overridden`` for a claim that lost to a higher one, and the in-process ``error``).
+
 >>> from protocol.actions import PASS
 >>> r = DecisionRecord(3, 1, "7", 12.5, 12.75, '{"type":"reply"}', PASS, Outcome.OK)
 >>> r.to_json()["latency_ms"], r.to_json()["outcome"]
@@ -20,26 +23,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from protocol.actions import Action
 from protocol.wire.common import RejectReason
+from sdk.records.outcome import Outcome
 
 __all__ = ["RAW_LIMIT", "Clock", "DecisionRecord", "Outcome", "outcome_of"]
 
 RAW_LIMIT = 2048
 """Characters of a raw reply kept in the record."""
-
-
-class Outcome(StrEnum):
-    """How a decision was settled (stable strings: they are stored and served)."""
-
-    OK = "ok"
-    LATE = "late"
-    ILLEGAL = "illegal"
-    MALFORMED = "malformed"
-    DISCONNECTED = "disconnected"
 
 
 def outcome_of(reason: RejectReason | None, connected: bool = True) -> Outcome:

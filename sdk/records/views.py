@@ -1,0 +1,118 @@
+"""Every seat's view at every step of a record, rebuilt by the referee's own handlers.
+
+Step ``k`` is the table after the first ``k`` events of the match (step 0: nothing has
+happened). A seat's view is a :class:`protocol.view.SeatView` fed that seat's projection
+of the events (:func:`protocol.events.project`), exactly as a client mirror keeps it, so
+it equals the referee's :meth:`~protocol.hand_state.HandState.view` at the same moment.
+The spectator's view (:func:`public_at`) is built from events projected for nobody: it
+holds no concealed tile of any seat and no wall (a winner's hand is shown by its
+``win`` event, as the rules reveal it).
+
+:func:`verify_record` replays the decisions through the referee and checks that they
+give the recorded events and legal actions.
+
+>>> from protocol.match import Match
+>>> from sdk.records.model import Header, SeatInfo
+>>> from sdk.records.writer import build_record
+>>> m = Match.new(seed=1, hands=1)
+>>> rec = build_record(Header(1, 1, tuple(SeatInfo(s, s, "b") for s in range(4))), m.events, [])
+>>> views = views_at(rec, rec.steps - 1)
+>>> views[0] == m.current.view(0), len(views[2].hand), public_at(rec, 2).concealed[:2]
+(True, 16, [17, 0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from protocol.events import Event, project
+from protocol.hand_state import IllegalActionError
+from protocol.match import Match
+from protocol.view import PublicState, SeatView, apply_public
+from sdk.records.errors import CorruptRecordError
+from sdk.records.model import Record
+
+__all__ = ["NOBODY", "iter_views", "public_at", "spectator_events", "verify_record", "views_at"]
+
+NOBODY = -1
+"""The seat number a spectator projects events for: every seat's secrets stay hidden."""
+
+
+def iter_views(record: Record) -> Iterator[tuple[int, tuple[SeatView, ...]]]:
+    """``(step, views)`` for every step from 0 to the last, the four seats' views at that
+    step. The views are updated in place as the iteration goes on: copy one to keep it."""
+    views = tuple(SeatView(seat) for seat in range(4))
+    yield 0, views
+    for step, event in enumerate(record.events, start=1):
+        _apply(views, event)
+        yield step, views
+
+
+def _apply(views: Sequence[SeatView], event: Event) -> None:
+    for view in views:
+        seen = project(event, view.seat)
+        if seen is not None:
+            view.apply(seen)
+
+
+def views_at(record: Record, step: int) -> tuple[SeatView, ...]:
+    """The four seats' views after the first ``step`` events (fresh objects)."""
+    _check_step(record, step)
+    views = tuple(SeatView(seat) for seat in range(4))
+    for event in record.events[:step]:
+        _apply(views, event)
+    return views
+
+
+def spectator_events(record: Record, step: int | None = None) -> list[Event]:
+    """The first ``step`` events (all by default) as a spectator may see them."""
+    events = record.events if step is None else record.events[:step]
+    out = []
+    for event in events:
+        seen = project(event, NOBODY)
+        if seen is not None:
+            out.append(seen)
+    return out
+
+
+def public_at(record: Record, step: int) -> PublicState:
+    """What everyone knows after ``step`` events: rivers, melds, counts, scores."""
+    _check_step(record, step)
+    public = PublicState()
+    for event in spectator_events(record, step):
+        apply_public(public, event)
+    return public
+
+
+def _check_step(record: Record, step: int) -> None:
+    if not 0 <= step < record.steps:
+        raise IndexError(f"step {step} is not in this record (steps 0..{record.steps - 1})")
+
+
+def verify_record(record: Record) -> None:
+    """Replay the record's decisions through the referee (:class:`protocol.match.Match`
+    from the header's seed) and check the recorded events and legal actions; raise
+    :class:`~sdk.records.errors.CorruptRecordError` at the first difference."""
+    h = record.header
+    match = Match.new(h.seed, h.hands, first_dealer=h.first_dealer)
+    source = "<record>"
+    for i, decision in enumerate(record.decisions):
+        if decision.after_event != len(match.events):
+            detail = f"decision {i} is after event {decision.after_event}, not {len(match.events)}"
+            raise CorruptRecordError(source, 0, detail)
+        legal = match.pending().get(decision.seat)
+        if legal is None or (decision.legal and tuple(decision.legal) != legal):
+            raise CorruptRecordError(
+                source, 0, f"decision {i}: seat {decision.seat}'s legal actions differ"
+            )
+        try:
+            match.apply(decision.seat, decision.applied)
+        except IllegalActionError as exc:
+            raise CorruptRecordError(source, 0, f"decision {i}: {exc}") from None
+    played = match.events
+    for i, event in enumerate(record.events):
+        if i >= len(played) or played[i] != event:
+            raise CorruptRecordError(source, 0, f"the decisions do not give event {i}")
+    finished = record.summary is not None and record.summary.status == "finished"
+    if finished and len(played) != len(record.events):
+        raise CorruptRecordError(source, 0, "the record ends before the match does")
