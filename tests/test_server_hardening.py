@@ -32,6 +32,7 @@ from sdk.server.guard import AcceptLog
 from sdk.server.runner import ServerHandle, running_server
 from sdk.server.store import MatchRow, Store
 from sdk.session import Reconnect, ServerRefused, Session, drive
+from sdk.transports.line import StreamChannel, open_tcp, run_line, run_tcp
 from sdk.transports.mock import MockTransport
 from sdk.transports.ws import WireCodec, run_ws
 
@@ -507,3 +508,50 @@ async def test_rest_requests_are_rate_limited_per_client(tmp_path: Path) -> None
         local = httpx.AsyncHTTPTransport(local_address="127.0.0.2")  # another client
         async with httpx.AsyncClient(base_url=server.url, transport=local, timeout=5) as http:
             assert (await http.get("/v1/health")).status_code == 200
+
+
+# -- 10: a TCP line seat can be bound to one program ------------------------------------
+
+
+async def test_a_tcp_line_seat_is_taken_only_with_its_token_when_bound(tmp_path: Path) -> None:
+    config = _config(tmp_path, line_port=0, line_tokens=True, lobby_wait=30.0)
+    seats = [{"seat": 1, "bot_name": "owner", "transport": "line"}]
+    async with (
+        running_server(config) as server,
+        httpx.AsyncClient(base_url=server.url, timeout=5) as http,
+    ):
+        created = (
+            await http.post("/v1/tables", json={"seed": 13, "hands": 1, "seats": seats})
+        ).json()
+        assert server.line_port is not None
+        intruder, intruder_writer = await asyncio.open_connection("127.0.0.1", server.line_port)
+        with pytest.raises(TimeoutError):  # no seat for a program without the token
+            await asyncio.wait_for(intruder.readline(), 1.0)
+
+        async def connect() -> StreamChannel:
+            channel = await open_tcp("127.0.0.1", server.line_port)  # type: ignore[arg-type]
+            await channel.send(f"/token {created['tokens']['1']}")
+            return channel
+
+        result = await asyncio.wait_for(run_line(load_bot("bots.random").make(3), connect), 30)
+        assert result.completed and result.seat == 1
+        status = await _status(http, created["table_id"], {"finished", "aborted"}, 10)
+        assert status["status"] == "finished"
+        intruder_writer.close()
+
+
+async def test_plain_line_programs_still_take_open_seats_when_allowed(tmp_path: Path) -> None:
+    config = _config(tmp_path, line_port=0)
+    seats = [{"seat": 2, "bot_name": "plain", "transport": "line"}]
+    async with (
+        running_server(config) as server,
+        httpx.AsyncClient(base_url=server.url, timeout=5) as http,
+    ):
+        created = (
+            await http.post("/v1/tables", json={"seed": 14, "hands": 1, "seats": seats})
+        ).json()
+        assert "2" in created["tokens"]
+        assert server.line_port is not None
+        bot = load_bot("bots.random").make(4)
+        result = await asyncio.wait_for(run_tcp(bot, "127.0.0.1", server.line_port), 30)
+        assert result.completed and result.seat == 2

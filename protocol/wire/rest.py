@@ -74,7 +74,7 @@ class TableCreate(_Model):
 
 class TableCreated(_Model):
     """The answer to ``POST /v1/tables``: ids and one secret token per ``ws`` seat (the
-    token goes into that bot's ``hello``)."""
+    token goes into that bot's ``hello``) and per TCP ``line`` seat (a ``/token`` line)."""
 
     table_id: str
     match_id: str

@@ -105,6 +105,23 @@ def parser() -> argparse.ArgumentParser:
         help="seconds a table waits for its bots",
     )
     p.add_argument(
+        "--unattended-wait",
+        type=float,
+        default=d.unattended_wait,
+        help="seconds a table with no remote seat connected waits before it is aborted",
+    )
+    p.add_argument(
+        "--line-tokens",
+        action="store_true",
+        help="TCP line seats can only be taken with their token (a /token line)",
+    )
+    p.add_argument("--max-connections", type=int, default=d.max_connections)
+    p.add_argument("--max-per-address", type=int, default=d.max_per_address)
+    p.add_argument(
+        "--rest-rate", type=float, default=d.rest_rate, help="REST requests/s per address"
+    )
+    p.add_argument("--rest-burst", type=int, default=d.rest_burst)
+    p.add_argument(
         "--api-docs", action="store_true", help="serve /docs and /openapi.json (off by default)"
     )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
@@ -130,6 +147,12 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         max_tables=args.max_tables,
         admin_token=args.admin_token,
         api_docs=args.api_docs,
+        unattended_wait=args.unattended_wait,
+        line_tokens=args.line_tokens,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        rest_rate=args.rest_rate,
+        rest_burst=args.rest_burst,
     )
     for item in args.house:
         name, sep, spec = item.partition("=")

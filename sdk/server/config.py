@@ -66,6 +66,12 @@ class ServerConfig:
     """Whether ``POST /v1/tables`` may start programs (``line`` seats with a
     ``command``). Off by default: anyone who can reach the port could run anything.
     Commands given on the server's own command line (``--seat cmd:...``) always run."""
+    line_tokens: bool = False
+    """Bind TCP line seats to their tokens: a program must send ``/token <secret>``
+    first to take its seat. Off: a program that sends no token takes the first open
+    line seat (a token, when sent, still picks the seat)."""
+    line_token_wait: float = 0.5
+    """Seconds a new TCP line connection has to send its ``/token`` line."""
     connect_wait: float = 300.0
     """Seconds a created table waits for its remote bots before it starts without them
     (absent seats are played by the R17 default until they connect)."""

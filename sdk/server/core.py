@@ -37,7 +37,7 @@ from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
 from sdk.server.config import ServerConfig
 from sdk.server.guard import ConnectionGuard
-from sdk.server.linechan import LineChannel, spawn_program
+from sdk.server.linechan import LineChannel, LineTooLongError, spawn_program
 from sdk.server.lobby import Entrant, Lobby, LobbyFullError
 from sdk.server.records import Clock
 from sdk.server.seats import HouseSeat, LineSeat, Seat, WsSeat
@@ -55,6 +55,9 @@ RULES = ("tcga-2024",)
 """Rule sets this server plays."""
 KEEP_FINISHED = 500
 """Statuses of finished tables kept in memory (small; older ones come from the store)."""
+LINE_TOKEN = "/token"
+"""The line a TCP line program may send first, with its seat's secret, to take that
+seat (a server extension of the line protocol; see docs/SERVER.md)."""
 LIST_LIMIT = 100
 """Tables per page of ``GET /v1/tables`` by default (at most ``LIST_MAX``)."""
 LIST_MAX = 500
@@ -132,6 +135,9 @@ class TournamentServer:
         """Final statuses of finished tables (their tables are dropped from memory)."""
         self._board: tuple[float, Leaderboard] | None = None
         self._open_line_seats: deque[tuple[Table, LineSeat]] = deque()
+        self.line_tokens: dict[str, tuple[Table, LineSeat]] = {}
+        """Secrets of TCP line seats (a ``/token`` line picks the seat)."""
+        self._line_token_of: dict[int, str] = {}
         self._factories: dict[str, BotFactory] = {}
         self._serial = 0
         self._lobby_tables = 0
@@ -250,7 +256,11 @@ class TournamentServer:
             elif isinstance(seat, LineSeat) and plan.channel is not None:
                 seat.attach(plan.channel, now)
             elif isinstance(seat, LineSeat) and plan.command is None:
-                self._open_line_seats.append((table, seat))
+                token = new_token()
+                self.line_tokens[token] = (table, seat)
+                self._line_token_of[id(seat)] = token
+                if not self.config.line_tokens:
+                    self._open_line_seats.append((table, seat))
         return table
 
     def _launch(self, table: Table) -> None:
@@ -292,6 +302,8 @@ class TournamentServer:
             if isinstance(seat, WsSeat):
                 self.tokens.pop(seat.token, None)
         self._open_line_seats = deque((t, s) for t, s in self._open_line_seats if t is not table)
+        for seat in table.seats:
+            self.line_tokens.pop(self._line_token_of.pop(id(seat), ""), None)
 
     def create_table(self, body: TableCreate) -> TableCreated:
         """``POST /v1/tables``: validate, build and start a table. Seats not listed get
@@ -327,6 +339,9 @@ class TournamentServer:
             raise RequestError(422, ErrorCode.MALFORMED, str(exc)) from None
         self._launch(table)
         tokens = {str(s.seat): s.token for s in table.seats if isinstance(s, WsSeat)}
+        for s in table.seats:
+            if id(s) in self._line_token_of:
+                tokens[str(s.seat)] = self._line_token_of[id(s)]
         return TableCreated(table_id=table_id, match_id=match_id, tokens=tokens)
 
     def _plan(self, seat: int, name: str, transport: str, command: list[str] | None) -> _SeatPlan:
@@ -412,6 +427,15 @@ class TournamentServer:
             burst=config.rate_burst,
             flood_seconds=config.flood_seconds,
         )
+        token = await self._line_token(channel)
+        if token is not None:
+            table, seat = self.line_tokens.get(token, (None, None))
+            if table is None or seat is None or table.state != "waiting" or seat.channel:
+                log.info("%s: unknown or used line seat token; closing", label)
+                await channel.close()
+                return
+            seat.attach(channel, Clock.now())
+            return
         while self._open_line_seats:
             table, seat = self._open_line_seats.popleft()
             if table.state == "waiting" and seat.channel is None:
@@ -426,6 +450,18 @@ class TournamentServer:
         except LobbyFullError as exc:
             log.info("%s: %s", label, exc)
             writer.transport.abort()
+
+    async def _line_token(self, channel: LineChannel) -> str | None:
+        """The seat token a TCP line program sends first (``/token <secret>``), if it
+        sends one within ``line_token_wait`` seconds; programs that know nothing of
+        tokens say nothing before ``/start``."""
+        try:
+            line = await asyncio.wait_for(channel.read_line(), self.config.line_token_wait)
+        except (TimeoutError, LineTooLongError):
+            return None
+        if line is None or not line.startswith(LINE_TOKEN + " "):
+            return None
+        return line[len(LINE_TOKEN) + 1 :].strip()
 
     # -- queries --
 

@@ -11,6 +11,8 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
   ``handshake_timeout`` seconds is closed (idle sockets cannot pile up);
 * a WebSocket peer whose unsent output (frames, pongs) exceeds ``max_write_buffer``
   bytes is disconnected: a client that never reads cannot grow the server's memory;
+  one that sends more than ``PING_RATE`` pings a second (bursts of ``PING_BURST``) is
+  disconnected too;
 * a text frame that is not UTF-8 is answered with close code 1007 and one log line.
 
 :class:`AcceptLog` rate-limits the event loop's reports of failed ``accept()`` calls
@@ -39,6 +41,8 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from sdk.server.security import TokenBucket
 
 __all__ = ["AcceptLog", "ConnectionGuard", "protocol_classes"]
 
@@ -149,6 +153,11 @@ class AcceptLog:
         self._last, self.suppressed = now, 0
 
 
+PING_RATE, PING_BURST = 2.0, 20
+"""Pings a WebSocket peer may send a second, with bursts: keepalive needs far fewer;
+a peer over it is disconnected (answering pings costs the server CPU)."""
+
+
 def protocol_classes(
     guard: ConnectionGuard, handshake_timeout: float, max_write_buffer: int
 ) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
@@ -193,6 +202,15 @@ def protocol_classes(
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             guard.admit(transport)  # counted already by the HTTP side (same socket)
+            self._pings = TokenBucket(PING_RATE, PING_BURST, time.monotonic())
+
+        def handle_ping(self) -> None:
+            if self._pings.take(time.monotonic()) > 0:
+                if not self.transport.is_closing():
+                    log.warning("%s sends too many pings; disconnecting", _address(self.transport))
+                    self.transport.abort()
+                return
+            super().handle_ping()
 
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)
