@@ -1,0 +1,162 @@
+"""Benchmark: the simulation API's speed (issue 14): sampling, forking, playouts.
+
+The states are mid-hand: in each of ``--hands`` seeded hands (lite policy for all four
+seats), the first decision once half the drawable wall is gone. For each it measures,
+in CPU time of this process (``time.process_time``, so the machine's other load counts
+less), the median over ``--repeats`` repeats of:
+
+* ``sample_world`` (a uniform world for the deciding seat's view), in microseconds;
+* ``state_from_world`` (the referee state continuing from that point), microseconds;
+* ``fork`` of such a state, microseconds;
+* playouts to the end of the hand per second, one core, fork included, with each ready
+  policy for all four seats (random, lite, efficiency);
+* the search bot's own loop (sample, build, fork, play out with lite): playouts per
+  second inside :func:`sdk.search.flat.search`, and the CPU milliseconds per decision at
+  each sample count the strength runs use.
+
+It also times, in the same run, the referee benchmark's loop (``bench_referee.py``: full
+hands of four uniform-random bots), so that figures from a loaded machine can be set
+against that benchmark's published figure.
+
+Run: ``python benchmarks/bench_search.py [--hands 40] [--repeats 5]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from bench_referee import play_hand
+
+from bots.search import SearchBot
+from protocol.hand_state import HandState
+from protocol.tiles import TILE_COUNT
+from protocol.wall import DEAL_SIZE, RESERVED
+from sdk.bot import DecisionRequest
+from sdk.search import (
+    efficiency_policy,
+    fork,
+    lite_policy,
+    playout,
+    random_policy,
+    sample_world,
+    state_from_world,
+)
+from sdk.view import GameView
+
+HALF = (TILE_COUNT - DEAL_SIZE - RESERVED) // 2
+"""Drawable tiles left at mid-hand."""
+
+
+def mid_hands(hands: int) -> list[tuple[HandState, int]]:
+    """The first decision with at most half the drawable wall left, per seeded hand."""
+    out = []
+    for seed in range(hands):
+        rng = random.Random(seed)
+        hand = HandState.new(seed=seed, dealer=seed % 4)
+        while not hand.is_over:
+            pending = list(hand.pending().items())
+            if hand.public.drawable <= HALF and len(pending) == 1:
+                out.append((hand, pending[0][0]))
+                break
+            for seat, legal in pending:
+                hand.apply(seat, lite_policy(hand, seat, legal, rng))
+    return out
+
+
+def per_call(fn: Callable[[], object], n: int) -> float:
+    """CPU seconds per call of ``fn`` over ``n`` calls."""
+    start = time.process_time()
+    for _ in range(n):
+        fn()
+    return (time.process_time() - start) / n
+
+
+def median_of(repeats: int, measure: Callable[[], float]) -> float:
+    return statistics.median(measure() for _ in range(repeats))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    points = mid_hands(args.hands)
+    views = [(h.view(s), h, s) for h, s in points]
+    rng = random.Random(1)
+    worlds = [(v, sample_world(v, rng)) for v, _, _ in views]
+    states = [state_from_world(v, w) for v, w in worlds]
+    print(f"{len(points)} mid-hand states (drawable <= {HALF}), medians of {args.repeats} repeats")
+
+    def sampling() -> float:
+        return statistics.mean(per_call(lambda v=v: sample_world(v, rng), 50) for v, _, _ in views)
+
+    def building() -> float:
+        return statistics.mean(
+            per_call(lambda v=v, w=w: state_from_world(v, w), 50) for v, w in worlds
+        )
+
+    def forking() -> float:
+        return statistics.mean(per_call(lambda s=s: fork(s), 200) for s in states)
+
+    print(
+        f"  sample_world      {median_of(args.repeats, sampling) * 1e6:8.1f} us   (target <= 100)"
+    )
+    print(f"  state_from_world  {median_of(args.repeats, building) * 1e6:8.1f} us")
+    print(f"  fork              {median_of(args.repeats, forking) * 1e6:8.1f} us   (target <= 20)")
+    for name, policy in (
+        ("random", random_policy),
+        ("lite", lite_policy),
+        ("efficiency", efficiency_policy),
+    ):
+        policies = [policy] * 4
+
+        def playing(policies=policies) -> float:
+            return 1 / statistics.mean(
+                per_call(lambda s=s: playout(fork(s), policies, rng), 5) for s in states
+            )
+
+        target = "   (target >= 3,000)" if name == "random" else ""
+        print(f"  playouts/s, {name:<10} {median_of(args.repeats, playing):8,.0f}{target}")
+    search_speed(views, args.repeats)
+    referee = median_of(args.repeats, lambda: referee_rate(200))
+    print(f"  referee, full random hands/s (bench_referee's loop, same run) {referee:8,.0f}")
+
+
+def referee_rate(hands: int) -> float:
+    """bench_referee's hands per CPU second, for scale."""
+    rng = random.Random(0)
+    start = time.process_time()
+    for seed in range(hands):
+        play_hand(seed, rng)
+    return hands / (time.process_time() - start)
+
+
+def search_speed(views: list, repeats: int) -> None:
+    """The search bot's decisions: playouts per CPU second, CPU ms per decision."""
+    for samples in (4, 8, 16):
+        rates, times = [], []
+        for _ in range(repeats):
+            playouts, cpu, decisions = 0, 0.0, 0
+            for view, hand, seat in views:
+                bot = SearchBot(seed=0, samples=samples)
+                request = DecisionRequest(hand.legal_actions(seat), time.monotonic() + 60)
+                start = time.process_time()
+                bot.choose(GameView(view), request)
+                cpu += time.process_time() - start
+                if bot.last is not None:
+                    playouts += bot.last.playouts
+                    decisions += 1
+            rates.append(playouts / cpu)
+            times.append(cpu / max(decisions, 1))
+        print(
+            f"  search bot, {samples:>2} samples: {statistics.median(rates):8,.0f} playouts/s,"
+            f" {statistics.median(times) * 1e3:6.1f} ms CPU per decision (guess included)"
+        )
+
+
+if __name__ == "__main__":
+    main()

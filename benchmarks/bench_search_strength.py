@@ -1,0 +1,64 @@
+"""Benchmark: how strong the search bot is, by budget, in the arena (issue 14 item 3).
+
+The search bot (``bots.search``) plays alone against three of a sample bot under
+duplicate seating (every deal replayed under the four rotations), once per budget. The
+budget is a sample count (worlds per decision), not a time: a sample count gives the
+same games on a loaded or an idle machine, so runs are reproducible and comparable.
+It prints, for each budget, the lone bot's points per hand minus the field's with a 95%
+t interval over deals, both sides' win and deal-in rates, and the decision times
+(arena wall clock, so they include the machine's load).
+
+Ctrl-C (or SIGINT) stops a run early and still prints what was played (marked partial).
+
+Run: ``python benchmarks/bench_search_strength.py [--samples 4 16 64] [--field defensive]
+[--hands N] [--seed S] [--workers W]``
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bots.search import SearchConfig
+from sdk.arena import run_arena
+
+
+def run(samples: int, field: str, hands: int, seed: int, workers: int) -> None:
+    """One budget: search with ``samples`` worlds per decision vs three ``field``."""
+    backend = "local" if workers <= 1 else "process"
+    result = run_arena(
+        [SearchConfig(samples=samples)] + [f"bots.{field}"] * 3,
+        hands=hands, seed=seed, duplicate=True, backend=backend, workers=workers,
+    )  # fmt: skip
+    pair = result.pair("search", field).diff
+    partial = " (partial: interrupted)" if result.partial else ""
+    print(
+        f"\nsearch ({samples} samples/decision) vs three {field}: {result.hands} hands,"
+        f" {result.deals} deals, seed {seed}{partial}"
+    )
+    print(f"  search - {field}: {pair.mean:+.1f} ± {pair.half_width:.1f} points/hand")
+    for label in ("search", field):
+        b = result.bot(label)
+        t = b.timing
+        print(
+            f"  {label:>9}: {b.points.mean:+8.1f} ± {b.points.half_width:6.1f} pts/hand"
+            f"  win {b.win_rate:6.1%}  deal-in {b.deal_in_rate:6.1%}  tai/win {b.avg_tai:4.2f}"
+            f"  | p50 {t.percentile(50) * 1e3:7.2f} ms  p99 {t.percentile(99) * 1e3:7.2f} ms"
+            f"  fallbacks {b.fallbacks}",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, nargs="+", default=[4])
+    parser.add_argument("--field", default="defensive", help="bots.<field> x3")
+    parser.add_argument("--hands", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="arena processes")
+    args = parser.parse_args()
+    for samples in args.samples:
+        run(samples, args.field, args.hands, args.seed, args.workers)
+
+
+if __name__ == "__main__":
+    main()

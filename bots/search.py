@@ -1,0 +1,267 @@
+"""Search: the defensive bot's judgement, checked by simulation in the time it has.
+
+Defensive looks one move ahead and answers in milliseconds; the rules give 3 seconds.
+This bot spends them. For every decision it first asks defensive (its *best guess*, and
+the answer if anything goes wrong), then lets flat Monte Carlo search
+(:func:`sdk.search.flat.search`) measure the guess against a few alternatives:
+
+* **Candidates.** On its own turn: the guess, greedy's best discards by tile efficiency
+  (``width`` in all) and any kong. On another seat's discard: every legal answer. A win
+  is always taken at once (a 0-tai win pays, R15; passing one only blocks self-draw, R9).
+* **Worlds.** Each sample draws the hidden tiles uniformly among the deals consistent
+  with the view (:func:`sdk.search.world.sample_world`) and plays every candidate out in
+  that same world with the fast :func:`~sdk.search.policies.lite_policy` for all four
+  seats, so candidates are compared world by world (common random numbers).
+* **Choice.** The candidate with the best mean advantage over the guess wins only if
+  that advantage is above ``confidence`` standard errors; otherwise the guess stands.
+  Few samples therefore mean "play like defensive", never "play at random".
+
+It stops at the first of: ``samples`` worlds (reproducible: with a seed, the same
+decisions every run, whatever the machine's load), ``think_ms``, or the request's
+``time_left`` minus ``margin``. The clock is read before every playout, so it answers
+in time; if the SDK's deadline passes anyway, :meth:`SearchBot.fallback` sends the best
+guess so far. ``workers`` > 0 spreads the samples over that many processes.
+
+>>> from bots.defensive import DefensiveBot
+>>> from sdk.local import play_match
+>>> bot = SearchBot(seed=1, samples=2)
+>>> result = play_match([bot, DefensiveBot(), DefensiveBot(), DefensiveBot()], seed=3, hands=1)
+>>> result.stats[0].fallbacks, bot.searched > 0
+(0, True)
+
+Command line (every bot's options, plus the search's own)::
+
+    python -m bots.search --local --hands 4 --samples 16 --opponents defensive
+    python -m bots.search --url ws://127.0.0.1:8765/v1/ws --process-pool 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import logging
+import random
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bots.defensive import DefensiveBot
+from protocol.actions import WIN, Action, ActionKind
+from protocol.errors import MahjongError
+from protocol.view import SeatView
+from sdk.bot import DecisionRequest
+from sdk.search.flat import CandidateStats, SearchStats, search
+from sdk.search.playout import Policy
+from sdk.search.policies import lite_policy
+from sdk.view import GameView
+
+__all__ = ["BOT", "SearchBot", "SearchConfig", "main"]
+
+log = logging.getLogger("bots.search")
+
+_KONGS = (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
+
+
+class SearchBot(DefensiveBot):
+    """Defensive's guess, overruled only when simulation says clearly better."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        name: str | None = None,
+        *,
+        samples: int | None = None,
+        think_ms: float | None = None,
+        margin: float = 0.05,
+        width: int = 4,
+        confidence: float = 2.0,
+        workers: int = 0,
+        rollout: Policy = lite_policy,
+    ) -> None:
+        super().__init__(name)
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples}")
+        if think_ms is not None and think_ms <= 0:
+            raise ValueError(f"think_ms must be positive, not {think_ms}")
+        self.rng = random.Random(seed)
+        self.samples, self.think_ms, self.margin = samples, think_ms, margin
+        self.width, self.confidence, self.workers = width, confidence, workers
+        self.rollout = rollout
+        self.searched = 0
+        """Decisions that ran a search (for tests and reports)."""
+        self.last: SearchStats | None = None
+        self._guess: tuple[tuple[Action, ...], Action] | None = None
+        self._lock = threading.Lock()
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    # --- deciding ------------------------------------------------------------------------
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Action:
+        guess = super().choose(view, request)
+        self._remember(request, guess)
+        if guess is WIN:
+            return WIN
+        candidates = self.candidates(view, request, guess)
+        deadline = self.deadline(request)
+        if len(candidates) < 2 or deadline <= time.monotonic():
+            return guess
+        seed = self.rng.getrandbits(64)
+        try:
+            stats = self.run_search(view.seat_view, candidates, seed, deadline)
+        except MahjongError as exc:  # an inconsistent view: the guess still stands
+            log.warning("search failed (%s); answering the best guess", exc)
+            return guess
+        self.searched += 1
+        self.last = stats
+        choice = stats.best(self.confidence) if stats.samples else guess
+        self._remember(request, choice)
+        return choice
+
+    def fallback(self, view: GameView, request: DecisionRequest) -> Action:
+        """The best guess so far for this request (instant), else the R17 default."""
+        with self._lock:
+            remembered = self._guess
+        if remembered is not None and remembered[0] == request.legal_actions:
+            return remembered[1]
+        return request.default()
+
+    def candidates(self, view: GameView, request: DecisionRequest, guess: Action) -> list[Action]:
+        """The actions worth a search, the guess first (see the module doc)."""
+        legal = request.legal_actions
+        if request.is_claim:
+            return [guess, *(a for a in legal if a != guess and a is not WIN)]
+        out = [guess, *(a for a in legal if a.kind in _KONGS and a != guess)]
+        discards = sum(a.kind is ActionKind.DISCARD for a in out)
+        for option in self.discards(view, request, view.visible_counts()):
+            if discards >= self.width:
+                break
+            action = Action.discard(option.discard)  # type: ignore[arg-type]
+            if action not in out:
+                out.append(action)
+                discards += 1
+        return out
+
+    def deadline(self, request: DecisionRequest) -> float:
+        """When to stop searching: the request's deadline less ``margin``, or sooner
+        with ``think_ms``."""
+        end = request.deadline - self.margin
+        if self.think_ms is not None:
+            end = min(end, time.monotonic() + self.think_ms / 1000)
+        return end
+
+    def run_search(
+        self, view: SeatView, candidates: Sequence[Action], seed: int, deadline: float
+    ) -> SearchStats:
+        """The search in this process, or split over ``workers`` processes (each its
+        share of the samples from its own seed, merged in a fixed order)."""
+        if self.workers < 2:
+            return search(
+                view, candidates, random.Random(seed), samples=self.samples,
+                deadline=deadline, rollout=self.rollout,
+            )  # fmt: skip
+        pool = self._pool or self._start_pool()
+        shares = _shares(self.samples, self.workers)
+        jobs = []
+        for i, share in enumerate(shares):
+            job = pool.submit(
+                search, view, candidates, random.Random(seed + i), samples=share,
+                deadline=deadline, rollout=self.rollout,
+            )  # fmt: skip
+            jobs.append(job)
+        done, _ = concurrent.futures.wait(jobs, timeout=max(0.0, deadline - time.monotonic()))
+        stats = SearchStats([_empty(a) for a in candidates])
+        for job in jobs:  # in submission order, so the merge does not depend on timing
+            if job in done and job.exception() is None:
+                stats.merge(job.result())
+            else:
+                stats.interrupted = True
+        return stats
+
+    def _start_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers)
+        return self._pool
+
+    def _remember(self, request: DecisionRequest, action: Action) -> None:
+        with self._lock:
+            self._guess = (request.legal_actions, action)
+
+    def on_match_end(self, view: GameView, scores: tuple[int, ...]) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Picklable (for process pools): without the lock and the worker pool."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_lock", "_pool")}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock, self._pool = threading.Lock(), None
+
+
+def _shares(samples: int | None, workers: int) -> list[int | None]:
+    """``samples`` split over ``workers`` as evenly as possible (None: no limit).
+
+    >>> _shares(10, 3), _shares(None, 2)
+    ([4, 3, 3], [None, None])
+    """
+    if samples is None:
+        return [None] * workers
+    return [samples // workers + (i < samples % workers) for i in range(workers)]
+
+
+def _empty(action: Action) -> CandidateStats:
+    return CandidateStats(action)
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """A picklable factory of search bots with fixed settings, for the arena:
+    ``run_arena([SearchConfig(samples=8), "bots.defensive", ...])``."""
+
+    samples: int | None = None
+    think_ms: float | None = None
+    width: int = 4
+    confidence: float = 2.0
+    workers: int = 0
+
+    def __call__(self, seed: int | None = None) -> SearchBot:
+        return SearchBot(
+            seed, "search", samples=self.samples, think_ms=self.think_ms, width=self.width,
+            confidence=self.confidence, workers=self.workers,
+        )  # fmt: skip
+
+
+BOT = SearchBot
+"""The bot class this module offers (what loaders look for)."""
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m bots.search``: every bot's options (:mod:`sdk.cli`) plus
+    ``--samples N``, ``--think-ms MS``, ``--width N`` and ``--process-pool N`` (the
+    search's samples spread over N processes)."""
+    from sdk.cli import run
+
+    own = argparse.ArgumentParser(add_help=False)
+    own.add_argument("--samples", type=int, default=None)
+    own.add_argument("--think-ms", type=float, default=None)
+    own.add_argument("--width", type=int, default=4)
+    own.add_argument("--process-pool", type=int, nargs="?", const=2, default=0)
+    args, rest = own.parse_known_args(argv)
+    if (args.samples is not None and args.samples < 1) or (
+        args.think_ms is not None and args.think_ms <= 0
+    ):
+        own.error("--samples and --think-ms must be positive")
+    run(
+        SearchConfig(args.samples, args.think_ms, args.width, workers=args.process_pool),
+        rest,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""A referee state from a sampled world, and cheap forks of it.
+
+:func:`state_from_world` builds a :class:`~protocol.hand_state.HandState` that continues
+the hand from the exact point of the view: the same turn and phase, the pending claims
+of every seat that has one (collected again, R5), the seat's passed-win / passed-pung /
+kong flags (R9), the first go-round (R10), the wall count and the kong replacements
+already taken from the back (R8). From there the referee plays on by its own rules, so a
+simulation cannot break one.
+
+:func:`fork` copies a state in a few microseconds (the wall tuple and the immutable
+melds are shared) so a search can try several actions from one world.
+
+>>> import random
+>>> from protocol.hand_state import HandState
+>>> from sdk.search.world import sample_world
+>>> real = HandState.new(seed=5, dealer=0)
+>>> view = real.view(0)
+>>> sim = state_from_world(view, sample_world(view, random.Random(2)))
+>>> dict(sim.pending()) == dict(real.pending()), sim.public.wall_left == real.public.wall_left
+(True, True)
+>>> other = fork(sim)
+>>> _ = other.apply(0, other.legal_actions(0)[-1])
+>>> sim.public.wall_left - other.public.wall_left  # the fork moved on, the original did not
+1
+"""
+
+from __future__ import annotations
+
+from protocol.hand_state import HandState, Scorer
+from protocol.melds import MeldKind
+from protocol.rules import claim_window, turn_actions
+from protocol.scoring import score_win
+from protocol.tiles import KIND_COUNT, TILE_COUNT
+from protocol.view import CLAIMS, KONG_REPLACEMENT, OwnState, PublicState, SeatView
+from protocol.wall import Wall
+from sdk.search.world import InconsistentViewError, World
+from sdk.view import GameView
+
+__all__ = ["fork", "state_from_world"]
+
+_KONG_KINDS = (MeldKind.EXPOSED_KONG, MeldKind.ADDED_KONG)
+_OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
+
+
+def state_from_world(
+    view: SeatView | GameView, world: World, scorer: Scorer = score_win
+) -> HandState:
+    """The referee's state of the hand if ``world`` were the truth behind ``view``.
+
+    Its ``events`` list starts empty (the past is summarised by the state). In the
+    claim window, every seat with a claim in this world is asked again; if nobody has
+    one, the next seat has already drawn, as the referee would have done.
+    """
+    sv = view.seat_view if isinstance(view, GameView) else view
+    if world.seat != sv.seat:
+        raise InconsistentViewError(f"the world was sampled for seat {world.seat}, not {sv.seat}")
+    pub = _copy_public(sv.public)
+    hand = HandState.__new__(HandState)
+    hand.scorer = scorer
+    hand.public = pub
+    hand.events = []
+    hand.owns = [_own_from_world(s, world) for s in range(4)]
+    hand.owns[sv.seat] = _copy_own(sv.own)
+    hand.wall = _wall(pub, world.wall)
+    hand._claims, hand._decisions, hand._pending = {}, {}, {}
+    phase, turn = pub.phase, pub.turn
+    if phase == CLAIMS:
+        owns = hand.owns
+        claims = claim_window(pub, [owns[s] for s in _OTHERS[turn]])
+        if claims:
+            hand._claims, hand._pending = claims, dict(claims)
+        else:
+            hand._no_claim(turn)
+    elif phase == KONG_REPLACEMENT:
+        hand._replace(turn)
+    else:
+        hand._pending = {turn: turn_actions(hand.owns[turn], pub)}
+    return hand
+
+
+def _own_from_world(seat: int, world: World) -> OwnState:
+    own = OwnState(seat, list(world.counts[seat]), list(world.kongs[seat]), world.drawn[seat])
+    return own
+
+
+def _wall(pub: PublicState, live: tuple[int, ...]) -> Wall:
+    """A 136-tile wall whose untaken middle is ``live``: the tiles already taken (all the
+    others, in kind order) fill the front and, one per kong replacement drawn, the back."""
+    kongs = sum(pub.concealed_kongs) + sum(
+        1 for melds in pub.melds for m in melds if m.kind in _KONG_KINDS
+    )
+    replaced = kongs - (pub.phase == KONG_REPLACEMENT)
+    if len(live) != pub.wall_left:
+        raise InconsistentViewError(
+            f"the world's wall has {len(live)} tiles, the view {pub.wall_left}"
+        )
+    taken = [4] * KIND_COUNT
+    for t in live:
+        taken[t] -= 1
+    out = [k for k in range(KIND_COUNT) for _ in range(taken[k])]
+    front = TILE_COUNT - pub.wall_left - replaced
+    if front < 0:
+        raise InconsistentViewError(f"{replaced} kong replacements cannot fit the wall")
+    wall = Wall.__new__(Wall)
+    wall.tiles = (*out[:front], *live, *out[front:])
+    wall.front, wall.back = front, front + len(live)
+    return wall
+
+
+def fork(hand: HandState) -> HandState:
+    """An independent copy of ``hand`` to play on (events so far shared by value)."""
+    new = HandState.__new__(HandState)
+    wall, old_wall = Wall.__new__(Wall), hand.wall
+    wall.tiles, wall.front, wall.back = old_wall.tiles, old_wall.front, old_wall.back
+    new.wall = wall
+    new.scorer = hand.scorer
+    new.public = _copy_public(hand.public)
+    new.owns = [_copy_own(o) for o in hand.owns]
+    new.events = hand.events.copy()
+    new._pending = hand._pending.copy()
+    new._claims = hand._claims.copy()
+    new._decisions = hand._decisions.copy()
+    return new
+
+
+_NEW_PUBLIC = PublicState.__new__
+_NEW_OWN = OwnState.__new__
+
+
+def _copy_public(p: PublicState) -> PublicState:
+    """A copy whose lists are new (melds and events are immutable values, shared)."""
+    q = _NEW_PUBLIC(PublicState)
+    q.hand, q.dealer, q.round_wind = p.hand, p.dealer, p.round_wind
+    q.scores = p.scores.copy()
+    q.wall_left = p.wall_left
+    q.concealed = p.concealed.copy()
+    q.melds = [m.copy() for m in p.melds]
+    q.concealed_kongs = p.concealed_kongs.copy()
+    q.rivers = [r.copy() for r in p.rivers]
+    q.last_discard = p.last_discard.copy()
+    q.visible = p.visible.copy()
+    q.first_round = p.first_round
+    q.discarded = p.discarded.copy()
+    q.opening_discards = p.opening_discards.copy()
+    q.phase, q.turn, q.banned = p.phase, p.turn, p.banned
+    q.pending_tile, q.drew_replacement = p.pending_tile, p.drew_replacement
+    q.result, q.match_over = p.result, p.match_over
+    return q
+
+
+def _copy_own(o: OwnState) -> OwnState:
+    q = _NEW_OWN(OwnState)
+    q.seat = o.seat
+    q.counts = o.counts.copy()
+    q.keys = o.keys.copy()
+    q.concealed_kongs = o.concealed_kongs.copy()
+    q.drawn = o.drawn
+    q.passed_win = o.passed_win
+    q.passed_pung = o.passed_pung.copy()
+    q.kong_block = o.kong_block
+    return q

@@ -1,0 +1,42 @@
+"""Decision points from seeded games, for the search tests (importable from tests/).
+
+:func:`decision_points` plays seeded hands with mixed fast policies (random and lite, so
+that claims, kongs, passed wins and all phases occur) and yields the real referee state
+at every decision, with the seat that decides. Several seats decide at once in the claim
+window: each is yielded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from protocol.hand_state import HandState
+from sdk.search.policies import lite_policy, random_policy
+from sdk.search.world import World
+
+
+def decision_points(hands: int, first_seed: int = 0) -> Iterator[tuple[HandState, int]]:
+    """Every (state, deciding seat) of ``hands`` seeded hands, in order of play."""
+    for seed in range(first_seed, first_seed + hands):
+        rng = random.Random(seed)
+        policies = [random_policy if (seed + s) % 3 == 0 else lite_policy for s in range(4)]
+        hand = HandState.new(seed=seed, dealer=seed % 4)
+        while not hand.is_over:
+            for seat, legal in list(hand.pending().items()):
+                yield hand, seat
+                hand.apply(seat, policies[seat](hand, seat, legal, rng))
+
+
+def true_world(hand: HandState, seat: int) -> World:
+    """The real hidden state behind ``seat``'s view of ``hand``, as a world."""
+    wall = hand.wall
+    return World(
+        seat,
+        tuple(tuple(o.counts) for o in hand.owns),
+        tuple(tuple(o.concealed_kongs) for o in hand.owns),
+        tuple(
+            o.drawn if s == seat or s == hand.public.turn else None for s, o in enumerate(hand.owns)
+        ),
+        tuple(wall.tiles[wall.front : wall.back]),
+    )

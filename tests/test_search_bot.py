@@ -1,0 +1,148 @@
+"""The search bot (bots.search): reproducible with a seed and a sample count, in time
+with a 200 ms budget under a CPU-bound neighbour, its best guess on bad input."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+import time
+
+import pytest
+from search_views import decision_points
+
+from bots.defensive import DefensiveBot
+from bots.search import SearchBot, SearchConfig
+from protocol.actions import WIN
+from protocol.hand_state import HandState
+from sdk.bot import DecisionRequest
+from sdk.budget import Budget
+from sdk.local import play_match
+from sdk.search import fork
+from sdk.view import GameView
+
+
+def _turns(n: int) -> list[tuple[HandState, int]]:
+    """``n`` own-turn decision points with several discards, from seeded games."""
+    out = []
+    for hand, seat in decision_points(4, first_seed=800):
+        legal = hand.legal_actions(seat)
+        if len(legal) > 5 and WIN not in legal and hand.public.wall_left < 60:
+            out.append((fork(hand), seat))
+            if len(out) == n:
+                break
+    return out
+
+
+def _request(hand: HandState, seat: int, seconds: float = 60.0) -> DecisionRequest:
+    return DecisionRequest(
+        hand.legal_actions(seat), time.monotonic() + seconds, drawn_tile=hand.drawn_tile(seat)
+    )
+
+
+def test_answers_are_reproducible_with_a_seed_and_a_sample_count() -> None:
+    for hand, seat in _turns(3):
+        answers = []
+        for _ in range(2):
+            bot = SearchBot(seed=4, samples=3)
+            action = bot.choose(GameView(hand.view(seat)), _request(hand, seat))
+            assert bot.last is not None and bot.last.samples == 3 and not bot.last.interrupted
+            answers.append((action, [(c.action, c.total, c.diff) for c in bot.last.candidates]))
+        assert answers[0] == answers[1]
+        assert answers[0][0] in hand.legal_actions(seat)
+
+
+def test_process_pool_search_is_reproducible_and_counts_every_sample() -> None:
+    hand, seat = _turns(1)[0]
+    results = []
+    for _ in range(2):
+        bot = SearchBot(seed=5, samples=4, workers=2)
+        try:
+            action = bot.choose(GameView(hand.view(seat)), _request(hand, seat))
+        finally:
+            bot.on_match_end(GameView(hand.view(seat)), (0, 0, 0, 0))
+        assert bot.last is not None and bot.last.samples == 4
+        results.append((action, [(c.action, c.total) for c in bot.last.candidates]))
+    assert results[0] == results[1]
+
+
+def test_never_late_with_a_200ms_budget_under_a_cpu_bound_neighbour() -> None:
+    """The search runs to the deadline (no sample limit) while another process spins
+    on a core; every decision is answered by the bot itself, in time."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        budget = Budget(decision=0.4, safety_margin=0.2)  # 200 ms to answer
+        bot = SearchBot(seed=1)
+        players = [bot, DefensiveBot(), DefensiveBot(), DefensiveBot()]
+        result = play_match(players, seed=21, hands=2, budget=budget)
+    finally:
+        spinner.kill()
+        spinner.wait()
+    stats = result.stats[0]
+    assert bot.searched > 8
+    assert stats.fallbacks == 0, stats.outcomes
+    assert stats.max <= budget.reply_within
+
+
+def test_an_inconsistent_view_gets_the_best_guess_in_time() -> None:
+    hand, seat = _turns(1)[0]
+    view = hand.view(seat)
+    held = next(k for k in range(34) if view.own.counts[k])
+    view.public.visible[held] = 4  # five of a kind: no deal fits this view
+    game_view = GameView(view)
+    request = _request(hand, seat, seconds=0.5)
+    bot = SearchBot(seed=2)
+    start = time.monotonic()
+    action = bot.choose(game_view, request)
+    assert time.monotonic() - start < 0.5
+    assert action == DefensiveBot().choose(game_view, request)
+    assert bot.searched == 0
+    assert bot.fallback(game_view, request) == action  # the instant fallback: the guess
+
+
+def test_fallback_without_a_guess_is_the_tournament_default() -> None:
+    hand, seat = _turns(1)[0]
+    request = _request(hand, seat)
+    assert SearchBot().fallback(GameView(hand.view(seat)), request) == request.default()
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="samples"):
+        SearchBot(samples=0)
+    with pytest.raises(ValueError, match="think_ms"):
+        SearchBot(think_ms=-1)
+
+
+def test_command_line_plays_and_refuses_bad_options() -> None:
+    ok = subprocess.run(
+        [sys.executable, "-m", "bots.search", "--local", "--hands", "1", "--samples", "1",
+         "--opponents", "defensive"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert ok.returncode == 0, ok.stderr
+    assert "search" in ok.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "bots.search", "--samples", "0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert bad.returncode == 2
+    assert "must be positive" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_arena_factory_makes_seeded_search_bots() -> None:
+    bots = [SearchConfig(samples=2)(seed=s) for s in (1, 1)]
+    assert bots[0].rng.random() == bots[1].rng.random()
+    assert bots[0].samples == 2 and bots[0].name == "search"
+
+
+def test_claim_candidates_are_every_legal_answer() -> None:
+    for hand, seat in itertools.islice(decision_points(6, first_seed=900), 0, None):
+        legal = hand.legal_actions(seat)
+        if legal[-1].kind == "pass" and len(legal) > 2 and WIN not in legal:
+            view = GameView(hand.view(seat))
+            request = _request(hand, seat)
+            bot = SearchBot(seed=1, samples=1)
+            guess = DefensiveBot().choose(view, request)
+            assert set(bot.candidates(view, request, guess)) == set(legal)
+            return
+    pytest.fail("no claim with a choice in these games")

@@ -1,0 +1,113 @@
+"""Forks, playouts and policies (sdk.search.state / playout / policies): a playout from
+a sampled world never breaks a rule, forks are independent, policies answer legally."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+import random
+
+import pytest
+from search_views import decision_points
+
+from bots.defensive import DefensiveBot
+from protocol.actions import Action
+from protocol.hand_state import HandState, IllegalActionError
+from protocol.rules import legal_actions
+from protocol.tiles import KIND_COUNT
+from protocol.view import CLAIMS, OwnState, PublicState
+from sdk.search import (
+    bot_policy,
+    efficiency_policy,
+    fork,
+    lite_policy,
+    playout,
+    random_policy,
+    sample_world,
+    state_from_world,
+)
+
+
+def checked(policy):
+    """The policy, asserting the rules invariants at every decision it is asked."""
+
+    def check(state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random) -> Action:
+        pub = state.public
+        assert state.tiles_in_play() == [4] * KIND_COUNT
+        assert pub.wall_left == state.wall.remaining
+        assert pub.concealed[seat] == sum(state.owns[seat].counts)
+        if pub.phase != CLAIMS or not state._decisions:
+            assert legal == legal_actions(state.owns[seat], pub)  # the rules function
+        action = policy(state, seat, legal, rng)
+        assert action in legal
+        return action
+
+    return check
+
+
+@pytest.mark.parametrize("policy", [random_policy, lite_policy, efficiency_policy])
+def test_playouts_from_sampled_worlds_never_break_a_rule(policy) -> None:
+    rng = random.Random(5)
+    played = 0
+    for hand, seat in itertools.islice(decision_points(8, first_seed=500), 0, None, 9):
+        view = hand.view(seat)
+        state = state_from_world(view, sample_world(view, rng))
+        first = state.legal_actions(seat)
+        if first:
+            state.apply(seat, first[int(rng.random() * len(first))])
+        out = playout(state, [checked(policy)] * 4, rng)
+        assert state.is_over and out.result == state.result
+        assert sum(out.points) == 0
+        assert state.tiles_in_play() == [4] * KIND_COUNT
+        assert state.public.drawable >= -1  # only an added kong on the last tile dips (R2)
+        played += 1
+    assert played > 30
+
+
+def test_fork_is_independent_and_complete() -> None:
+    rng = random.Random(6)
+    for hand, _seat in itertools.islice(decision_points(4, first_seed=600), 0, None, 11):
+        before = copy.deepcopy((hand.public, hand.owns, hand.wall.front, hand.wall.back))
+        copy_ = fork(hand)
+        assert copy_.public == hand.public and copy_.owns == hand.owns
+        assert dict(copy_.pending()) == dict(hand.pending())
+        playout(copy_, [random_policy] * 4, rng)
+        assert (hand.public, hand.owns, hand.wall.front, hand.wall.back) == before
+
+
+def test_fork_copies_every_field_of_the_states() -> None:
+    """A field added to PublicState or OwnState must be copied by fork too."""
+    hand = next(h for h, _ in itertools.islice(decision_points(1, first_seed=7), 30, None))
+    copy_ = fork(hand)
+    for cls, a, b in (
+        (PublicState, copy_.public, hand.public),
+        (OwnState, copy_.owns[0], hand.owns[0]),
+    ):
+        for f in dataclasses.fields(cls):
+            assert getattr(a, f.name) == getattr(b, f.name), f.name
+    assert copy_.public.rivers is not hand.public.rivers
+    assert copy_.public.melds[0] is not hand.public.melds[0]
+    assert copy_.owns[0].counts is not hand.owns[0].counts
+
+
+def test_bot_policy_plays_a_sample_bot_and_refuses_illegal_answers() -> None:
+    rng = random.Random(7)
+    hand = HandState.new(seed=8, dealer=1)
+    out = playout(hand, [bot_policy(DefensiveBot())] + [lite_policy] * 3, rng)
+    assert sum(out.points) == 0 and out.steps > 10
+
+    class Stubborn(DefensiveBot):
+        def choose(self, view, request):
+            return Action.parse("pung")
+
+    with pytest.raises(ValueError, match="not one of its legal actions"):
+        playout(HandState.new(seed=8, dealer=1), [bot_policy(Stubborn())] * 4, rng)
+
+
+def test_an_illegal_policy_answer_raises_and_changes_nothing() -> None:
+    hand = HandState.new(seed=9, dealer=0)
+    events = list(hand.events)
+    with pytest.raises(IllegalActionError):
+        playout(hand, [lambda s, seat, legal, rng: Action.parse("pass")] * 4, random.Random(0))
+    assert hand.legal_actions(0) and hand.events == events
