@@ -154,7 +154,7 @@ async def test_a_table_nobody_attends_does_not_play_and_never_blocks_the_loop(
             status = await _status(http, created["table_id"], {"finished", "aborted"}, 10)
         assert status["status"] == "aborted"
         assert status["hand_no"] == 0 and status["scores"] == [0, 0, 0, 0]
-        assert watch.worst < 0.25, watch.worst
+        assert watch.worst < 0.5, watch.worst
 
 
 # -- also: not_found for unknown routes, no public API docs, ids never reused -------------
@@ -244,7 +244,7 @@ async def test_house_bots_decide_off_the_event_loop(tmp_path: Path) -> None:
             await asyncio.sleep(1.0)
             status = (await http.get(f"/v1/tables/{created['table_id']}")).json()
         assert status["status"] == "running"
-        assert watch.worst < SLOW_DELAY * 0.75, watch.worst
+        assert watch.worst < SLOW_DELAY * 2 / 3, watch.worst
 
 
 # -- 8: lobby walls cannot be predicted from finished matches -----------------------------

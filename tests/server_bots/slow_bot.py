@@ -10,7 +10,7 @@ from protocol.actions import Action
 from sdk.bot import Bot, DecisionRequest
 from sdk.view import GameView
 
-DELAY = 0.06
+DELAY = 0.3
 
 
 class SlowBot(Bot):
