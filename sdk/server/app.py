@@ -10,6 +10,7 @@ WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 | ``GET /v1/tables/{table_id}`` | ``TableStatus`` |
 | ``GET /v1/matches/{match_id}/log`` | ``MatchLog`` (after the match) |
 | ``GET /v1/matches/{match_id}/log.jsonl`` | the match, events and decision records as JSON lines |
+| ``GET /v1/matches/{match_id}/view`` | the replay viewer page (live, public only, while it runs) |
 | ``GET /v1/leaderboard`` | ``Leaderboard`` |
 | ``WS /v1/ws`` | protocol v1 |
 """
@@ -21,12 +22,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from protocol.wire.common import ErrorCode
 from protocol.wire.rest import ErrorBody, Health, TableCreate, TableList
+from sdk.replay.serve import view_page
 from sdk.server.config import SERVER_VERSION
 from sdk.server.core import (
     LIST_LIMIT,
@@ -127,6 +129,10 @@ def create_app(server: TournamentServer) -> FastAPI:
         )
         headers = {"content-disposition": f'attachment; filename="{match_id}.jsonl"'}
         return Response(text, media_type="application/x-ndjson", headers=headers)
+
+    @app.get("/v1/matches/{match_id}/view")
+    async def match_view(match_id: str, seat: int | None = None) -> HTMLResponse:
+        return HTMLResponse(await view_page(server, match_id, seat))
 
     @app.get("/v1/leaderboard")
     async def leaderboard() -> JSONResponse:

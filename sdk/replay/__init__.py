@@ -1,0 +1,1 @@
+"""Replays of game records: the browser viewer (:mod:`sdk.replay.html`)."""
