@@ -187,7 +187,7 @@ async def _victims(url: str, tables: int, hands: int, seed: int) -> tuple[list[d
                     break
                 await asyncio.sleep(0.1)  # over the rate limit, or not over yet
             lines = [json.loads(line) for line in response.text.splitlines()]
-            ends = [r for r in lines if r["type"] == "event" and r["event"]["type"] == "hand_end"]
+            ends = [r for r in lines if r["type"] == "hand"]
             complete &= len(ends) == hands and lines[-1].get("status") == "finished"
             records.extend(r for r in lines if r["type"] == "decision")
     return records, complete
@@ -416,7 +416,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
         attacker.join(5)
         if attacker.is_alive():
             attacker.kill()
-    latencies = [r["latency_ms"] for r in records if r["latency_ms"] is not None]
+    latencies = [r["ms"] for r in records if r.get("ms") is not None]
     return Result(
         phase=name,
         decisions=len(records),

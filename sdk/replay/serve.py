@@ -15,15 +15,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from protocol.events import event_from_json
 from protocol.wire.common import ErrorCode
-from sdk.records import Decision, Header, Origin, Outcome, Record, SeatInfo, build_record
+from sdk.records import Header, Origin, Record, SeatInfo, build_record
 from sdk.replay.html import render_html
 from sdk.server.core import RequestError
 
 if TYPE_CHECKING:
     from sdk.server.core import TournamentServer
-    from sdk.server.store import StoredMatch
     from sdk.server.table import Table
 
 __all__ = ["LIVE_REFRESH", "view_page"]
@@ -42,7 +40,7 @@ async def view_page(server: TournamentServer, match_id: str, seat: int | None = 
     if table is not None:
         record = _live_record(table)
         return await asyncio.to_thread(render_html, record, spectator=True, refresh=LIVE_REFRESH)
-    record = _stored_record(await server.load_log(match_id))
+    record = await server.load_record(match_id)
     return await asyncio.to_thread(render_html, record, seat=seat)
 
 
@@ -67,40 +65,3 @@ def _live_record(table: Table) -> Record:
     )
     events = () if table.match is None else tuple(table.match.events)
     return build_record(header, events, ())
-
-
-def _stored_record(stored: StoredMatch) -> Record:
-    """A finished (or aborted) match from the store, as a record."""
-    row = stored.row
-    seats = tuple(SeatInfo(i, i, name) for i, name in enumerate(row.seat_names))
-    header = Header(
-        seed=row.seed,
-        hands=row.hands,
-        seats=seats,
-        first_dealer=int(row.config.get("first_dealer", 0)),
-        origin=Origin("server", row.match_id, row.table_id),
-    )
-    events = [event_from_json(e) for e in stored.events]
-    decisions = [_decision(d) for d in stored.decisions]
-    return build_record(header, events, decisions, status=stored.status)
-
-
-def _decision(data: dict) -> Decision:
-    """A stored decision (:class:`sdk.server.records.DecisionRecord` JSON; it keeps no
-    legal actions, so none are listed)."""
-    from protocol.actions import Action
-
-    applied = Action.from_json(data["applied"])
-    outcome = Outcome(data["outcome"])
-    return Decision(
-        hand=int(data["hand"]),
-        seat=int(data["seat"]),
-        after_event=int(data["after_event"]),
-        legal=(),
-        answer=applied if outcome is Outcome.OK else None,
-        applied=applied,
-        outcome=outcome,
-        ms=data.get("latency_ms"),
-        request_id=str(data.get("request_id", "")),
-        reason=str(data.get("reason", "")),
-    )

@@ -35,10 +35,12 @@ from protocol.wire.rest import (
 )
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
+from sdk.records import Record
 from sdk.server.config import ServerConfig
 from sdk.server.guard import ConnectionGuard
 from sdk.server.linechan import LineChannel, LineTooLongError, spawn_program
 from sdk.server.lobby import Entrant, Lobby, LobbyFullError
+from sdk.server.recordlog import record_of
 from sdk.server.records import Clock
 from sdk.server.seats import HouseSeat, LineSeat, Seat, WsSeat
 from sdk.server.security import new_token, same_token
@@ -520,9 +522,16 @@ class TournamentServer:
         return stored
 
     async def off_loop(self, work: Callable[[], T]) -> T:
-        """Run CPU work of a REST answer (encoding a long log) on the store's thread
-        rather than the event loop."""
-        return await asyncio.wrap_future(self.store.call(lambda _db: work()))
+        """Run CPU work of a REST answer (building and encoding a long record) in a
+        worker thread rather than on the event loop."""
+        return await asyncio.to_thread(work)
+
+    async def load_record(self, match_id: str) -> Record:
+        """The game record of a finished (or aborted) match (:mod:`sdk.records`);
+        :class:`RequestError` as :meth:`load_log`. Built off the event loop (it replays
+        the match on the referee)."""
+        stored = await self.load_log(match_id)
+        return await self.off_loop(lambda: record_of(stored))
 
     async def leaderboard(self) -> Leaderboard:
         """Computed at most every ``LEADERBOARD_TTL`` seconds (it reads every match)."""
@@ -580,31 +589,3 @@ def match_log_body(stored: StoredMatch) -> MatchLog:
         events=stored.events,
         scores=stored.scores,
     )
-
-
-def match_log_lines(stored: StoredMatch) -> list[dict[str, Any]]:
-    """The match as JSON lines: a ``match`` header, then every event and every decision
-    record in order (a decision comes right before the events that followed it), then
-    a ``result``."""
-    row = stored.row
-    out: list[dict[str, Any]] = [
-        {
-            "type": "match",
-            "match_id": row.match_id,
-            "table_id": row.table_id,
-            "seed": row.seed,
-            "hands": row.hands,
-            "seat_names": row.seat_names,
-            "config": row.config,
-        }
-    ]
-    decisions = sorted(stored.decisions, key=lambda d: d["after_event"])
-    d = 0
-    for i, event in enumerate(stored.events):
-        while d < len(decisions) and decisions[d]["after_event"] <= i:
-            out.append({"type": "decision", **decisions[d]})
-            d += 1
-        out.append({"type": "event", "index": i, "event": event})
-    out.extend({"type": "decision", **rest} for rest in decisions[d:])
-    out.append({"type": "result", "status": stored.status, "scores": stored.scores})
-    return out
