@@ -58,7 +58,7 @@ async def _table(
 
 async def _records(server: ServerHandle, created: dict, end: str = "finished") -> list[dict]:
     async with httpx.AsyncClient(base_url=server.url) as http:
-        for _ in range(200):
+        for _ in range(600):  # up to 30 s on a loaded machine
             status = (await http.get(f"/v1/tables/{created['table_id']}")).json()
             if status["status"] != "running" and status["status"] != "waiting":
                 break

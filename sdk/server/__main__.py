@@ -164,7 +164,8 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
-    args = parser().parse_args(argv)
+    cli = parser()
+    args = cli.parse_args(argv)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
@@ -173,9 +174,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         try:
             bytes.fromhex(config.seed_key)
         except ValueError:
-            raise SystemExit("--seed-key: expected hexadecimal digits") from None
+            cli.error("--seed-key: expected hexadecimal digits")
     if config.lobby_house not in config.house_bots:
-        raise SystemExit(f"--lobby-house {config.lobby_house!r}: not a house bot")
+        cli.error(f"--lobby-house {config.lobby_house!r}: not a house bot")
     serve(config, args.seat, log_level=args.log_level)
 
 

@@ -59,9 +59,10 @@ class ServerConfig:
 
     # -- tables --
     house_bots: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_HOUSE_BOTS))
-    house_workers: int = 2
+    house_workers: int = 1
     """Threads house bots decide in (off the event loop; a slow house bot delays other
-    house bots, never a connection)."""
+    house bots, never a connection). One: house bots share the interpreter's lock with
+    the event loop, so more threads would take more of the loop's time, not add any."""
     allow_commands: bool = False
     """Whether ``POST /v1/tables`` may start programs (``line`` seats with a
     ``command``). Off by default: anyone who can reach the port could run anything.

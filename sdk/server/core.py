@@ -68,6 +68,22 @@ LEADERBOARD_TTL = 2.0
 _LOG_LINE_SEPARATORS = (",", ":")
 
 
+def _socket_cap(wanted: int) -> int:
+    """``max_connections``, lowered if the process may not open that many files (a
+    margin is kept for the database, programs' pipes and the listeners)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return wanted
+    if soft == resource.RLIM_INFINITY or wanted <= soft - 128:
+        return wanted
+    cap = max(16, soft - 128)
+    log.warning("max_connections %d lowered to %d: the file limit is %d", wanted, cap, soft)
+    return cap
+
+
 def derive_seed(key: bytes, base: int, n: int) -> int:
     """The seed of the ``n``-th lobby table: a keyed hash of ``(base, n)`` (63 bits),
     unpredictable without ``key`` and reproducible with it.
@@ -156,7 +172,7 @@ class TournamentServer:
             config.house_workers, thread_name_prefix="house-bot"
         )
         """House bots decide here, off the event loop."""
-        self.guard = ConnectionGuard(config.max_connections, config.max_per_address)
+        self.guard = ConnectionGuard(_socket_cap(config.max_connections), config.max_per_address)
         """Open sockets, total and per address (HTTP, WebSocket and line TCP)."""
 
     # -- life cycle --

@@ -40,7 +40,9 @@ from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 from sdk.server.security import TokenBucket
 
@@ -203,6 +205,42 @@ def protocol_classes(
             super().connection_made(transport)
             guard.admit(transport)  # counted already by the HTTP side (same socket)
             self._pings = TokenBucket(PING_RATE, PING_BURST, time.monotonic())
+            self._batch: list[bytes] = []
+            self._flush_soon = False
+
+        async def send(self, message: Any) -> None:
+            """Frames sent in one turn of the loop go out in one socket write (one
+            system call instead of one per frame); anything else flushes them first."""
+            if (
+                message["type"] == "websocket.send"
+                and self.handshake_complete
+                and not self.close_sent
+                and self.initial_response is None
+                and not self.disconnected
+                and self.writable.is_set()
+            ):
+                text = message.get("text")
+                try:
+                    if text is not None:
+                        self.conn.send_text(text.encode())
+                    else:
+                        self.conn.send_binary(message["bytes"])
+                except InvalidState:
+                    raise ClientDisconnected() from None
+                self._batch.extend(self.conn.data_to_send())
+                if not self._flush_soon:
+                    self._flush_soon = True
+                    self.loop.call_soon(self._flush)
+                return
+            self._flush()
+            await super().send(message)
+
+        def _flush(self) -> None:
+            self._flush_soon = False
+            if self._batch:
+                data, self._batch = b"".join(self._batch), []
+                if not self.transport.is_closing():
+                    self.transport.write(data)
 
         def handle_ping(self) -> None:
             if self._pings.take(time.monotonic()) > 0:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+import sys
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,10 @@ from sdk.server.guard import AcceptLog, protocol_classes
 __all__ = ["ServerHandle", "running_server", "serve"]
 
 log = logging.getLogger("sdk.server")
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread runs before the interpreter lock may pass (Python's default is
+0.005): a house bot thinking in a worker thread delays the event loop at most this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +120,8 @@ def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "inf
     log.info("taimahjong server on http://%s:%d", config.host, sock.getsockname()[1])
 
     async def main() -> None:
+        # house bots run in threads: hand the interpreter back to the event loop sooner
+        sys.setswitchinterval(SWITCH_INTERVAL)
         AcceptLog(asyncio.get_running_loop(), config.accept_log_interval).install()
         await userver.serve(sockets=[sock])
 
