@@ -35,7 +35,7 @@
     return t;
   }
 
-  function meld(m, who) {
+  function meld(m) {
     const box = el("span", "meld");
     box.dataset.kind = m.kind;
     let calledDone = false;
@@ -45,7 +45,7 @@
         extra += " called";
         calledDone = true;
       }
-      const t = tile(m.kind === "concealed_kong" && who === "hidden" ? null : code, extra);
+      const t = tile(code, extra);
       if (extra.includes("called") && m.from !== null) t.title += " claimed from " + D.names[m.from];
       box.appendChild(t);
     }
@@ -56,7 +56,7 @@
     const st = D.seat_states[f.seats[s]];
     const box = el("div", "seat");
     box.id = "seat-" + s;
-    if (f.turn === s && f.phase !== 5) box.classList.add("turn");
+    if (f.turn === s) box.classList.add("turn"); // to act, or its discard may be claimed
     if (D.seat === s) box.classList.add("me");
     const head = el("div", "seat-head");
     head.appendChild(el("span", "wind", D.labels[st.wind][0] + " " + D.labels[st.wind][3]));
@@ -79,7 +79,7 @@
     if (st.melds.length || st.hidden_kongs) {
       const melds = el("div", "row melds");
       melds.appendChild(el("span", "label", "melds"));
-      for (const m of st.melds) melds.appendChild(meld(m, "shown"));
+      for (const m of st.melds) melds.appendChild(meld(m));
       for (let i = 0; i < st.hidden_kongs; i++) {
         const box2 = el("span", "meld hidden-kong");
         for (let j = 0; j < 4; j++) box2.appendChild(tile(null, "small"));
@@ -93,7 +93,7 @@
       won.appendChild(el("span", "label", "won"));
       for (const code of st.won.hand) won.appendChild(tile(code));
       won.appendChild(tile(st.won.tile, "drawn win"));
-      for (const m of st.won.melds) won.appendChild(meld(m, "shown"));
+      for (const m of st.won.melds) won.appendChild(meld(m));
       box.appendChild(won);
     }
 
@@ -104,7 +104,7 @@
       const claimed = claimedAt.has(i);
       let extra = "small";
       if (claimed) extra += " claimed";
-      if (i === st.river.length - 1 && f.pending === code && f.turn === s && f.phase === 3) {
+      if (i === st.river.length - 1 && f.pending === code && f.turn === s) {
         extra += " pending";
       }
       const t = tile(code, extra);
@@ -118,6 +118,21 @@
   function renderTable(f) {
     const table = $("table");
     table.replaceChildren(...[0, 1, 2, 3].map((s) => seatBox(f, s)));
+    if (f.wall_cut) table.appendChild(wallBox(f.wall_cut));
+  }
+
+  // the wall still there (shown once the match is over): [hand, front, reserved, back]
+  function wallBox(cut) {
+    const [hand, front, reserved, back] = cut;
+    const box = el("div", "seat wall");
+    box.id = "wall";
+    box.appendChild(el("div", "seat-head", "wall: " + (back - front) + " tiles, front first"));
+    const row = el("div", "row");
+    for (let i = front; i < back; i++) {
+      row.appendChild(tile(D.walls[hand][i], i >= reserved ? "small reserved" : "small"));
+    }
+    box.appendChild(row);
+    return box;
   }
 
   function renderStatus(f) {
@@ -229,6 +244,14 @@
     if (history.replaceState) history.replaceState(null, "", "#step=" + step);
   }
 
+  // the frames where a decision was asked, in order (for n / p)
+  const decisionFrames = Array.from(bySteps.keys()).sort((a, b) => a - b);
+
+  function decisionJump(delta) {
+    const later = decisionFrames.filter((k) => (delta > 0 ? k > step : k < step));
+    if (later.length) go(delta > 0 ? later[0] : later[later.length - 1]);
+  }
+
   function handJump(delta) {
     const h = frames[step].hand + delta;
     if (h < 0) go(0);
@@ -237,6 +260,12 @@
   }
 
   $("title").textContent = D.title;
+  const views = $("views");
+  for (const [label, href] of D.links) {
+    const a = el("a", href === "" ? "current" : "", label);
+    if (href !== "") a.href = href;
+    views.appendChild(a);
+  }
   slider.max = String(last);
   slider.addEventListener("input", () => go(Number(slider.value)));
   $("first").addEventListener("click", () => go(0));
@@ -253,6 +282,8 @@
       End: () => go(last),
       PageUp: () => handJump(-1),
       PageDown: () => handJump(1),
+      n: () => decisionJump(1),
+      p: () => decisionJump(-1),
     };
     const move = moves[e.key];
     if (move) {
