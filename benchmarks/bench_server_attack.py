@@ -160,16 +160,30 @@ class Result:
     note: str
 
 
-async def _victims(url: str, tables: int, hands: int, seed: int) -> tuple[list[dict], bool]:
-    """Play ``tables`` honest matches; their decision records and whether every hand of
-    every one is on record."""
-    ws_url = url.replace("http", "ws", 1) + "/v1/ws"
+async def _create_victims(url: str, tables: int, hands: int, seed: int) -> list[dict]:
+    """Create the honest tables (before the attack starts, so it cannot take their
+    places under ``max_tables``)."""
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         created = []
         for t in range(tables):
             seats = [{"seat": s, "bot_name": f"victim{s}"} for s in range(4)]
             body = {"seed": seed * 1000 + t, "hands": hands, "seats": seats}
-            created.append((await http.post("/v1/tables", json=body)).json())
+            for _ in range(60):  # the last attack's tables may still hold max_tables
+                answer = await http.post("/v1/tables", json=body)
+                if answer.status_code == 201:
+                    break
+                await asyncio.sleep(0.5)
+            else:
+                raise SystemExit(f"cannot create a victim table: {answer.text}")
+            created.append(answer.json())
+    return created
+
+
+async def _victims(url: str, created: list[dict], hands: int, seed: int) -> tuple[list[dict], bool]:
+    """Play the honest matches; their decision records and whether every hand of every
+    one is on record."""
+    ws_url = url.replace("http", "ws", 1) + "/v1/ws"
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         rng = random.Random(seed)
         await asyncio.gather(
             *(
@@ -396,6 +410,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
     stop, notes = context.Event(), context.Queue()
     log_before = log.stat().st_size
     _reset_peak(pid)
+    created = await _create_victims(url, args.victims, args.hands, args.seed)
     attacker = None
     if name != "baseline":
         attacker = context.Process(target=_attacker, args=(name, url, args.idle, stop, notes))
@@ -403,7 +418,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
         await asyncio.sleep(1.5)  # let the attack build up
     try:
         records, complete = await asyncio.wait_for(
-            _victims(url, args.victims, args.hands, args.seed), PHASE_CAP
+            _victims(url, created, args.hands, args.seed), PHASE_CAP
         )
     except TimeoutError:
         records, complete = [], False
