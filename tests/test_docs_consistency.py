@@ -249,10 +249,14 @@ def _kib(n: int) -> str:
 
 
 LIMITS = [
-    ("docs/SERVER.md", r"Frames over (\d+) KiB", _kib(ServerConfig().max_frame_bytes)),
-    ("docs/SERVER.md", r"lines\s+over (\d+) KiB", _kib(ServerConfig().max_line_bytes)),
-    ("docs/SERVER.md", r"Rate: (\d+) frames", f"{ServerConfig().rate_per_second:g}"),
-    ("docs/SERVER.md", r"with bursts of (\d+)", str(ServerConfig().rate_burst)),
+    ("docs/SERVER.md", r"`max_frame_bytes`: a WebSocket frame \| (\d+) KiB",
+     _kib(ServerConfig().max_frame_bytes)),
+    ("docs/SERVER.md", r"`max_line_bytes`: a line-protocol line \| (\d+) KiB",
+     _kib(ServerConfig().max_line_bytes)),
+    ("docs/SERVER.md", r"on top of one per answer asked \| (\d+), bursts of \d+",
+     f"{ServerConfig().rate_per_second:g}"),
+    ("docs/SERVER.md", r"on top of one per answer asked \| \d+, bursts of (\d+)",
+     str(ServerConfig().rate_burst)),
     ("protocol/PROTOCOL.md", r"server accepts client frames of at most (\d+) KiB",
      _kib(ServerConfig().max_frame_bytes)),
     ("protocol/PROTOCOL.md", r"client accepts server frames of up to (\d+) MiB",
