@@ -12,6 +12,7 @@ import pytest
 from record_helpers import play_recorded
 
 from protocol.events import HandEnd, project
+from protocol.match import Match
 from protocol.tiles import Tile
 from sdk.records import Header, Record, SeatInfo, build_record, iter_views
 from sdk.records.views import NOBODY
@@ -150,6 +151,13 @@ def test_tiles_are_labelled_in_chinese_with_their_notation() -> None:
     assert [labels[t][0] for t in range(27, 34)] == list("東南西北中發白")
 
 
+def test_a_match_not_started_yet_has_one_empty_frame() -> None:
+    header = Header(0, 4, tuple(SeatInfo(s, s, f"b{s}") for s in range(4)))
+    data = viewer_data(build_record(header, (), ()), spectator=True)
+    assert len(data["frames"]) == 1 and data["live"] and data["hand_starts"] == []
+    assert "seed" not in data["title"]
+
+
 def test_a_running_record_is_live_and_a_bad_seat_is_refused() -> None:
     rec = play_recorded(5, hands=1)
     running = build_record(rec.header, rec.events[:40], rec.decisions[:10])
@@ -159,3 +167,25 @@ def test_a_running_record_is_live_and_a_bad_seat_is_refused() -> None:
     assert viewer_data(rec, refresh=2)["refresh"] is None
     with pytest.raises(ValueError, match="seat"):
         render_html(rec, seat=4)
+
+
+def test_after_the_end_the_wall_left_is_the_referees(record: Record) -> None:
+    data = viewer_data(record)
+    cuts = [f["wall_cut"] for f in data["frames"]]
+    assert cuts[0] is None and all(c is not None for c in cuts[1:])
+    match = Match.new(record.header.seed, record.header.hands)
+    for d in record.decisions:
+        wall = match.current.wall
+        hand, front, reserved, back = cuts[d.after_event]
+        assert (front, back, reserved) == (wall.front, wall.back, wall.back - 16)
+        assert data["walls"][hand] == list(wall.tiles)
+        match.apply(d.seat, d.applied)
+
+
+def test_no_wall_for_a_seat_a_spectator_a_running_match_or_another_seed(record: Record) -> None:
+    assert viewer_data(record, seat=0)["walls"] == []
+    assert viewer_data(record, spectator=True)["walls"] == []
+    running = build_record(record.header, record.events[:50], ())
+    assert viewer_data(running)["walls"] == []
+    other = replace(record, header=replace(record.header, seed=record.header.seed + 1))
+    assert all(f["wall_cut"] is None for f in viewer_data(other)["frames"])

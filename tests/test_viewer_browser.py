@@ -24,8 +24,8 @@ import httpx
 import pytest
 from record_helpers import play_recorded
 
-from protocol.events import event_from_json, project
-from sdk.records import Header, Record, SeatInfo, build_record, views_at
+from protocol.events import project
+from sdk.records import Header, Record, SeatInfo, build_record, parse_text, views_at
 from sdk.records.views import NOBODY
 from sdk.replay.html import render_html, viewer_data
 from sdk.server.config import ServerConfig
@@ -83,8 +83,12 @@ def record() -> Record:
 
 def _open(driver: Any, url: str) -> None:
     driver.get(url)
+    _wait_ready(driver)
+
+
+def _wait_ready(driver: Any) -> None:
     for _ in range(200):
-        if driver.execute_script("return document.body.dataset.ready === '1'"):
+        if driver.execute_script("return !!document.body && document.body.dataset.ready === '1'"):
             break
         time.sleep(0.02)
     assert driver.execute_script("return document.body.dataset.ready") == "1"
@@ -179,6 +183,11 @@ def test_a_recorded_match_opens_from_a_file_and_steps(
     assert _step(browser) == last - 2
     _press(browser, "\ue011")  # Home
     assert _step(browser) == 0
+    asked = sorted({d.after_event for d in record.decisions})
+    _press(browser, "n", 2)  # the next decision, twice
+    assert _step(browser) == asked[1]
+    _press(browser, "p")
+    assert _step(browser) == asked[0]
     chosen = _claimed_steps(record)[0] + 3
     _slide(browser, chosen)
     assert _step(browser) == chosen
@@ -273,20 +282,40 @@ async def test_the_server_serves_a_finished_match_to_the_browser(
     async with httpx.AsyncClient(base_url=server.url) as http:
         created = await _create(http, 23, 1, builtin)
         await _finished(http, created["table_id"])
-        log = (await http.get(f"/v1/matches/{created['match_id']}/log")).json()
+        text = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text
         missing = await http.get("/v1/matches/nope/view")
         bad_seat = await http.get(f"/v1/matches/{created['match_id']}/view?seat=7")
     assert missing.status_code == 404 and bad_seat.status_code == 422
-    events = [event_from_json(e) for e in log["events"]]
-    seats = tuple(SeatInfo(s, s, "random") for s in range(4))
-    record = build_record(Header(23, 1, seats), events, (), status="finished")
+    record = parse_text(text)
     url = f"{server.url}/v1/matches/{created['match_id']}/view"
     await asyncio.to_thread(_open, browser, url)
     chosen = _claimed_steps(record)[0] + 1
     _slide(browser, chosen)
     _check_table(browser, record, chosen)
+    _press(browser, "n")  # the next decision: its options as the server recorded them
+    asked = next(d for d in record.decisions if d.after_event > chosen)
+    assert _step(browser) == asked.after_event
+    options = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#decisions .opt')).map((o) => o.textContent)"
+    )
+    same_time = [d for d in record.decisions if d.after_event == asked.after_event]
+    assert options == [str(a) for d in same_time for a in d.legal]
     _press(browser, "\ue010")
     assert _step(browser) == record.steps - 1
+    links = browser.find_elements("css selector", "#views a")
+    assert [a.text for a in links] == ["all hands", "seat 0", "seat 1", "seat 2", "seat 3"]
+    await asyncio.to_thread(links[2].click)
+    for _ in range(200):
+        if "/view?seat=1" in browser.current_url:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.to_thread(_wait_ready, browser)
+    assert "/view?seat=1#" in browser.current_url
+    _slide(browser, 0)
+    _press(browser, "\ue010")
+    seen = [e for e in (project(ev, 1) for ev in record.events) if e is not None]
+    assert _step(browser) == len(seen)
+    _check_table(browser, record, record.steps - 1, seat=1)
     assert _errors(browser) == []
 
 

@@ -59,7 +59,9 @@ from protocol.events import (
     project,
 )
 from protocol.melds import Meld, MeldKind
+from protocol.tiles import TILE_COUNT
 from protocol.view import PublicState, SeatView, apply_public
+from protocol.wall import RESERVED
 from sdk.records.views import NOBODY
 
 if TYPE_CHECKING:
@@ -98,12 +100,14 @@ def build_frames(
     names: Sequence[str],
     seat: int | None = None,
     spectator: bool = False,
+    walls: Sequence[Sequence[int]] | None = None,
 ) -> Frames:
     """The frames of ``events`` (a whole match's, in order) for one perspective:
     ``seat`` (``None``: every seat) or ``spectator`` (public information only; it
-    overrides ``seat``)."""
+    overrides ``seat``). ``walls`` (each hand's 136 tiles, front first; only with every
+    seat shown) adds to each frame the part of the wall still there, as ``wall_cut``."""
     looker = NOBODY if spectator else seat
-    tracker = _Tracker(looker, names)
+    tracker = _Tracker(looker, names, walls if looker is None else None, events)
     steps = [tracker.snapshot(None)]
     at = [0]
     for event in events:
@@ -119,7 +123,13 @@ class _Tracker:
     and the presentation state the views do not keep (claimed river tiles, a winner's
     revealed hand, the hand's number in the frames)."""
 
-    def __init__(self, looker: int | None, names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        looker: int | None,
+        names: Sequence[str],
+        walls: Sequence[Sequence[int]] | None,
+        events: Sequence[Event],
+    ) -> None:
         self.looker = looker
         self.names = tuple(names)
         seen = range(4) if looker is None else ([looker] if looker >= 0 else [])
@@ -129,6 +139,7 @@ class _Tracker:
         self.revealed: dict[int, Win] = {}
         self.hand = -1
         self.ended = False
+        self.wall = _WallCut(walls, events)
         self.states: list[dict[str, Any]] = []
         self._index: dict[str, int] = {}
         self._ids = [-1, -1, -1, -1]
@@ -154,6 +165,7 @@ class _Tracker:
         if public is not None:
             apply_public(self.public, public)
         self._mark(public)
+        self.wall.apply(event)
         if event.seat is None:
             self._dirty.update(range(4))
         else:
@@ -202,6 +214,7 @@ class _Tracker:
             "pending": p.pending_tile,
             "seats": self._seat_ids(),
             "result": self.hand if self.ended else None,
+            "wall_cut": self.wall.cut(),
         }
 
     def _seat_ids(self) -> list[int]:
@@ -239,6 +252,64 @@ class _Tracker:
                 "melds": [_meld_json(m) for m in win.melds],
             }
         return out
+
+
+class _WallCut:
+    """Where the draws have got to in each hand's wall (front and back, R1 and R8), for
+    showing the wall once the match is over. A hand whose events do not take the tiles
+    of its wall in order (a scripted deal, a wall from another seed) shows no wall."""
+
+    def __init__(self, walls: Sequence[Sequence[int]] | None, events: Sequence[Event]) -> None:
+        self.shown = set() if walls is None else _matching_hands(walls, events)
+        self.hand = -1
+        self.front = 0
+        self.back = TILE_COUNT
+
+    def apply(self, event: Event) -> None:
+        kind = type(event)
+        if kind is HandStart:
+            self.hand += 1
+            self.front, self.back = 0, TILE_COUNT
+        elif kind is Deal:
+            self.front += event.count  # type: ignore[attr-defined]
+        elif kind is Draw and event.replacement:  # type: ignore[attr-defined]
+            self.back -= 1
+        elif kind is Draw:
+            self.front += 1
+
+    def cut(self) -> list[int] | None:
+        """``[hand, front, reserved, back]``: the tiles left are the hand's wall from
+        ``front`` to ``back``; those from ``reserved`` on are never drawn (R2)."""
+        if self.hand not in self.shown:
+            return None
+        return [self.hand, self.front, self.back - RESERVED, self.back]
+
+
+def _matching_hands(walls: Sequence[Sequence[int]], events: Sequence[Event]) -> set[int]:
+    """The hands (in the order of ``events``) whose deal and draws took exactly the
+    tiles of their wall, in order, from the front and from the back."""
+    good: set[int] = set()
+    hand, wall, front, back = -1, (), 0, TILE_COUNT
+    for event in events:
+        kind = type(event)
+        if kind is HandStart:
+            hand += 1
+            wall = tuple(walls[hand]) if hand < len(walls) else ()
+            front, back = 0, TILE_COUNT
+            if len(wall) == TILE_COUNT:
+                good.add(hand)
+        elif hand not in good:
+            continue
+        elif kind is Deal or (kind is Draw and not event.replacement):  # type: ignore[attr-defined]
+            taken = event.tiles if kind is Deal else (event.tile,)  # type: ignore[attr-defined]
+            if taken is None or wall[front : front + len(taken)] != tuple(taken):
+                good.discard(hand)
+            front += len(taken or ())
+        elif kind is Draw:
+            back -= 1
+            if event.tile != wall[back]:  # type: ignore[attr-defined]
+                good.discard(hand)
+    return good
 
 
 def _hand(view: SeatView) -> tuple[list[int], int | None]:

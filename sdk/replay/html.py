@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from protocol.events import HandEnd, HandStart
 from protocol.tiles import Tile
+from protocol.wall import hand_seed, shuffled_wall
 from sdk.replay.frames import build_decisions, build_frames, result_json
 
 if TYPE_CHECKING:
@@ -41,13 +43,15 @@ def render_html(
     seat: int | None = None,
     spectator: bool = False,
     refresh: float | None = None,
+    links: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The viewer page of ``record``: every seat's hand (``seat=None``), one seat's view
     (``seat=N``: what its bot knew, and its decisions only), or public information only
     (``spectator=True``: no concealed tile, no decision; for a match still running).
     ``refresh`` (seconds) makes the page of a running match reload while it shows the
-    last step, so a live match can be followed."""
-    data = viewer_data(record, seat=seat, spectator=spectator, refresh=refresh)
+    last step, so a live match can be followed. ``links`` are other views of the same
+    match as ``(label, href)`` pairs (``href`` empty: this one), shown in the header."""
+    data = viewer_data(record, seat=seat, spectator=spectator, refresh=refresh, links=links)
     return _page(data["title"], data)
 
 
@@ -57,6 +61,7 @@ def viewer_data(
     seat: int | None = None,
     spectator: bool = False,
     refresh: float | None = None,
+    links: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """The JSON the page embeds (see :func:`render_html`)."""
     if seat is not None and seat not in range(4):
@@ -64,8 +69,9 @@ def viewer_data(
     header = record.header
     names = [s.name for s in sorted(header.seats, key=lambda s: s.seat)]
     looker = None if spectator else seat
-    frames = build_frames(record.events, names=names, seat=looker, spectator=spectator)
     live = record.summary is None
+    walls = None if live or spectator or looker is not None else _walls(record)
+    frames = build_frames(record.events, names=names, seat=looker, spectator=spectator, walls=walls)
     return {
         "title": _title(record, spectator),
         "names": names,
@@ -83,7 +89,16 @@ def viewer_data(
         "results": [result_json(e.result, names) for e in record.events if type(e) is HandEnd],
         "live": live,
         "refresh": refresh if live else None,
+        "links": [list(link) for link in links],
+        "walls": [list(w) for w in walls or ()],
     }
+
+
+def _walls(record: Record) -> list[tuple[int, ...]]:
+    """Each hand's wall from the header's seed, as the referee builds it (shown only
+    after the end, and only for hands whose draws match it: see ``_WallCut``)."""
+    hands = [e.hand for e in record.events if type(e) is HandStart]
+    return [shuffled_wall(hand_seed(record.header.seed, h)) for h in hands]
 
 
 def _title(record: Record, spectator: bool) -> str:

@@ -41,7 +41,14 @@ async def view_page(server: TournamentServer, match_id: str, seat: int | None = 
         record = _live_record(table)
         return await asyncio.to_thread(render_html, record, spectator=True, refresh=LIVE_REFRESH)
     record = await server.load_record(match_id)
-    return await asyncio.to_thread(render_html, record, seat=seat)
+    return await asyncio.to_thread(render_html, record, seat=seat, links=_links(seat))
+
+
+def _links(seat: int | None) -> list[tuple[str, str]]:
+    """The other views of a finished match (relative to ``.../view``)."""
+    out = [("all hands", "" if seat is None else "view")]
+    out += [(f"seat {s}", "" if s == seat else f"view?seat={s}") for s in range(4)]
+    return out
 
 
 def _running(server: TournamentServer, match_id: str) -> Table | None:

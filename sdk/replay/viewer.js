@@ -118,6 +118,21 @@
   function renderTable(f) {
     const table = $("table");
     table.replaceChildren(...[0, 1, 2, 3].map((s) => seatBox(f, s)));
+    if (f.wall_cut) table.appendChild(wallBox(f.wall_cut));
+  }
+
+  // the wall still there (shown once the match is over): [hand, front, reserved, back]
+  function wallBox(cut) {
+    const [hand, front, reserved, back] = cut;
+    const box = el("div", "seat wall");
+    box.id = "wall";
+    box.appendChild(el("div", "seat-head", "wall: " + (back - front) + " tiles, front first"));
+    const row = el("div", "row");
+    for (let i = front; i < back; i++) {
+      row.appendChild(tile(D.walls[hand][i], i >= reserved ? "small reserved" : "small"));
+    }
+    box.appendChild(row);
+    return box;
   }
 
   function renderStatus(f) {
@@ -229,6 +244,14 @@
     if (history.replaceState) history.replaceState(null, "", "#step=" + step);
   }
 
+  // the frames where a decision was asked, in order (for n / p)
+  const decisionFrames = Array.from(bySteps.keys()).sort((a, b) => a - b);
+
+  function decisionJump(delta) {
+    const later = decisionFrames.filter((k) => (delta > 0 ? k > step : k < step));
+    if (later.length) go(delta > 0 ? later[0] : later[later.length - 1]);
+  }
+
   function handJump(delta) {
     const h = frames[step].hand + delta;
     if (h < 0) go(0);
@@ -237,6 +260,12 @@
   }
 
   $("title").textContent = D.title;
+  const views = $("views");
+  for (const [label, href] of D.links) {
+    const a = el("a", href === "" ? "current" : "", label);
+    if (href !== "") a.href = href;
+    views.appendChild(a);
+  }
   slider.max = String(last);
   slider.addEventListener("input", () => go(Number(slider.value)));
   $("first").addEventListener("click", () => go(0));
@@ -253,6 +282,8 @@
       End: () => go(last),
       PageUp: () => handJump(-1),
       PageDown: () => handJump(1),
+      n: () => decisionJump(1),
+      p: () => decisionJump(-1),
     };
     const move = moves[e.key];
     if (move) {
