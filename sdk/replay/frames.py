@@ -60,7 +60,7 @@ from protocol.events import (
 )
 from protocol.melds import Meld, MeldKind
 from protocol.tiles import TILE_COUNT
-from protocol.view import PublicState, SeatView, apply_public
+from protocol.view import CLAIMS, DEALING, OVER, PublicState, SeatView, apply_public
 from protocol.wall import RESERVED
 from sdk.records.views import NOBODY
 
@@ -206,12 +206,11 @@ class _Tracker:
             "actor": actor,
             "wall": p.wall_left,
             "drawable": p.drawable,
-            "turn": p.turn,
-            "phase": p.phase,
+            "turn": None if p.phase in (DEALING, OVER) else p.turn,
             "dealer": p.dealer,
             "round_wind": int(p.round_wind),
             "scores": list(p.scores),
-            "pending": p.pending_tile,
+            "pending": p.pending_tile if p.phase == CLAIMS else None,
             "seats": self._seat_ids(),
             "result": self.hand if self.ended else None,
             "wall_cut": self.wall.cut(),

@@ -35,7 +35,7 @@
     return t;
   }
 
-  function meld(m, who) {
+  function meld(m) {
     const box = el("span", "meld");
     box.dataset.kind = m.kind;
     let calledDone = false;
@@ -45,7 +45,7 @@
         extra += " called";
         calledDone = true;
       }
-      const t = tile(m.kind === "concealed_kong" && who === "hidden" ? null : code, extra);
+      const t = tile(code, extra);
       if (extra.includes("called") && m.from !== null) t.title += " claimed from " + D.names[m.from];
       box.appendChild(t);
     }
@@ -56,7 +56,7 @@
     const st = D.seat_states[f.seats[s]];
     const box = el("div", "seat");
     box.id = "seat-" + s;
-    if (f.turn === s && f.phase !== 5) box.classList.add("turn");
+    if (f.turn === s) box.classList.add("turn"); // to act, or its discard may be claimed
     if (D.seat === s) box.classList.add("me");
     const head = el("div", "seat-head");
     head.appendChild(el("span", "wind", D.labels[st.wind][0] + " " + D.labels[st.wind][3]));
@@ -79,7 +79,7 @@
     if (st.melds.length || st.hidden_kongs) {
       const melds = el("div", "row melds");
       melds.appendChild(el("span", "label", "melds"));
-      for (const m of st.melds) melds.appendChild(meld(m, "shown"));
+      for (const m of st.melds) melds.appendChild(meld(m));
       for (let i = 0; i < st.hidden_kongs; i++) {
         const box2 = el("span", "meld hidden-kong");
         for (let j = 0; j < 4; j++) box2.appendChild(tile(null, "small"));
@@ -93,7 +93,7 @@
       won.appendChild(el("span", "label", "won"));
       for (const code of st.won.hand) won.appendChild(tile(code));
       won.appendChild(tile(st.won.tile, "drawn win"));
-      for (const m of st.won.melds) won.appendChild(meld(m, "shown"));
+      for (const m of st.won.melds) won.appendChild(meld(m));
       box.appendChild(won);
     }
 
@@ -104,7 +104,7 @@
       const claimed = claimedAt.has(i);
       let extra = "small";
       if (claimed) extra += " claimed";
-      if (i === st.river.length - 1 && f.pending === code && f.turn === s && f.phase === 3) {
+      if (i === st.river.length - 1 && f.pending === code && f.turn === s) {
         extra += " pending";
       }
       const t = tile(code, extra);
