@@ -28,11 +28,12 @@ Shanten is the number of tiles a hand lacks to be waiting: 0 when waiting (or, f
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from protocol.errors import TileCountError
 from protocol.melds import Meld
-from protocol.shapes import GROUP, POWER, distance, encode, win_codes
+from protocol.necessary import discard_table, kinds_of, necessary, share_of
+from protocol.shapes import distance, encode, win_codes
 from protocol.tiles import KIND_COUNT, Tile, parse_tiles, tiles_to_counts
 
 __all__ = [
@@ -50,14 +51,16 @@ __all__ = [
 
 _SUIT_WIN, _HONOR_WIN = win_codes()
 HandInput = str | Iterable[int]
+_TILES: tuple[Tile, ...] = tuple(Tile(t) for t in range(KIND_COUNT))
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
+class DiscardOption(NamedTuple):
     """One possible discard of a 3n+2 hand and what it leaves.
 
     ``accepts`` are the kinds that would lower ``shanten`` if drawn next, and
     ``unseen[i]`` is how many copies of ``accepts[i]`` the player has not seen.
+    Immutable; a named tuple because a table of them is built per decision (a frozen
+    dataclass cost more to build than the table reads behind it).
     """
 
     discard: Tile
@@ -123,26 +126,21 @@ def shanten_counts(counts: Sequence[int]) -> int:
 def waits_counts(counts: Sequence[int], meld_tiles: Iterable[int] = ()) -> list[int]:
     """Winning kinds of a 3n+1 hand, leaving out kinds held four times (RULINGS R12).
 
-    ``meld_tiles`` are the tiles of the player's own melds, which count as held.
+    ``meld_tiles`` are the tiles of the player's own melds, which count as held. The
+    winning kinds of a waiting hand (distance 1) are exactly its necessary tiles
+    (:mod:`protocol.necessary`), which already leave out kinds held four times in hand.
     """
     keys = encode(counts)
-    held = list(counts)
-    for t in meld_tiles:
-        held[t] += 1
-    codes = [_SUIT_WIN[keys[0]], _SUIT_WIN[keys[1]], _SUIT_WIN[keys[2]], _HONOR_WIN[keys[3]]]
-    total = sum(codes)
-    out = []
-    for t in range(KIND_COUNT):
-        if held[t] >= 4:
-            continue
-        g = GROUP[t]
-        rest = total - codes[g]
-        if rest > 1:
-            continue
-        table = _HONOR_WIN if g == 3 else _SUIT_WIN
-        if rest + table[keys[g] + POWER[t]] == 1:
-            out.append(t)
-    return out
+    share = share_of(keys, sum(counts) // 3)
+    if share[0] != 1:
+        return []
+    kinds = kinds_of(keys, share)
+    if meld_tiles:
+        held = list(counts)
+        for t in meld_tiles:
+            held[t] += 1
+        return [int(t) for t in kinds if held[t] < 4]
+    return list(map(int, kinds))
 
 
 def efficiency_counts(
@@ -152,57 +150,39 @@ def efficiency_counts(
 
     ``visible`` counts the tiles seen outside this concealed hand (rivers, all melds);
     the unseen copies of a kind are ``4 - in hand - visible``. Sorted best first:
-    lowest shanten, then most unseen accepted tiles, then tile order.
+    lowest shanten, then most unseen accepted tiles, then tile order. The accepted kinds
+    come from the necessary-tile tables (:func:`protocol.necessary.discard_table`).
     """
-    keys = encode(counts)
-    sets = sum(counts) // 3
-    unseen = _unseen(counts, visible)
-    options = []
-    for d in range(KIND_COUNT):
-        if not counts[d]:
-            continue
-        keys[GROUP[d]] -= POWER[d]
-        base = distance(keys, sets)
-        accepts = _lowering(keys, sets, base, counts, d)
-        keys[GROUP[d]] += POWER[d]
-        options.append(
-            DiscardOption(
-                Tile(d), base - 1, tuple(map(Tile, accepts)), tuple(unseen[t] for t in accepts)
-            )
-        )
-    options.sort(key=lambda o: (o.shanten, -o.total_unseen, o.discard))
-    return options
+    unseen = _unseen(counts, visible).__getitem__
+    ranked = []
+    for d, dist, kinds in discard_table(counts, encode(counts)):
+        copies = tuple(map(unseen, kinds))
+        ranked.append((dist, -sum(copies), d, kinds, copies))
+    ranked.sort()
+    new = tuple.__new__
+    return [
+        new(DiscardOption, (_TILES[d], dist - 1, kinds, copies))
+        for dist, _, d, kinds, copies in ranked
+    ]
 
 
 def improvements_counts(
     counts: Sequence[int], visible: Sequence[int] | None = None
 ) -> list[tuple[Tile, int]]:
     """For a 3n+1 hand: the kinds whose draw lowers shanten, with their unseen copies."""
-    keys = encode(counts)
-    sets = sum(counts) // 3
     unseen = _unseen(counts, visible)
-    return [(Tile(t), unseen[t]) for t in _lowering(keys, sets, distance(keys, sets), counts, None)]
+    _, kinds = necessary(encode(counts), sum(counts) // 3)
+    return [(t, unseen[t]) for t in kinds]
 
 
 def _unseen(counts: Sequence[int], visible: Sequence[int] | None) -> list[int]:
-    seen = visible if visible is not None else (0,) * KIND_COUNT
-    return [max(0, 4 - counts[t] - seen[t]) for t in range(KIND_COUNT)]
+    if visible is None:
+        return [4 - n if n < 4 else 0 for n in counts]
+    return [n if n > 0 else 0 for n in map(_free, counts, visible)]
 
 
-def _lowering(
-    keys: list[int], sets: int, base: int, counts: Sequence[int], removed: int | None
-) -> list[int]:
-    """Kinds whose addition to ``keys`` (a hand ``counts`` less ``removed``) lowers ``base``."""
-    out = []
-    for t in range(KIND_COUNT):
-        if counts[t] - (t == removed) >= 4:
-            continue
-        g = GROUP[t]
-        keys[g] += POWER[t]
-        if distance(keys, sets) < base:
-            out.append(t)
-        keys[g] -= POWER[t]
-    return out
+def _free(held: int, seen: int) -> int:
+    return 4 - held - seen
 
 
 # --- friendly forms -------------------------------------------------------------------

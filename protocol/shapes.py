@@ -34,6 +34,7 @@ __all__ = [
     "GROUP",
     "POWER",
     "combine",
+    "combined",
     "distance",
     "encode",
     "is_complete",
@@ -101,6 +102,17 @@ def win_codes() -> tuple[bytes, bytes]:
     return _SUIT_WIN, _HONOR_WIN
 
 
+def signature_tables() -> tuple[bytes, bytes]:
+    """The raw signature tables (suits, honors): key -> id of its distance row."""
+    return _SUIT_SIG, _HONOR_SIG
+
+
+def group_rows() -> list[tuple[int, ...]]:
+    """The distance rows by id: a group signature's 12 distances ``d[m][h]`` at
+    ``2*m + h`` (ids past the groups' own are memoised combinations)."""
+    return _ROWS
+
+
 def distance(keys: Sequence[int], sets: int) -> int:
     """Fewest tiles to add (swapping out others) to hold ``sets`` sets and a pair.
 
@@ -122,6 +134,12 @@ def distance(keys: Sequence[int], sets: int) -> int:
     if z is None:
         z = combine(y, b)
     return _ROWS[z][2 * sets + 1]
+
+
+def combined(i: int, j: int) -> int:
+    """Id of the min-plus combination of rows ``i`` and ``j``, from the memo if known."""
+    k = _COMBINED.get((i << 20) | j)
+    return combine(i, j) if k is None else k
 
 
 def combine(i: int, j: int) -> int:

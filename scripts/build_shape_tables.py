@@ -1,4 +1,4 @@
-"""Build ``protocol/data/shapes.bin``: the per-suit tables behind hand analysis.
+"""Build ``protocol/data/shapes.bin`` and ``necessary.bin``: the tables behind hand analysis.
 
 Run once after changing the table format (needs numpy, a dev-only dependency)::
 
@@ -12,6 +12,12 @@ shanten + 1 for one group; see ``protocol/shapes.py``). Identical 12-value rows 
 *signature* id (fewer than 256, so one byte per vector). It also records whether the vector is complete by itself (sets only, or
 sets plus one pair). ``tests/test_shape_tables.py`` checks the shipped file against a
 direct computation.
+
+``necessary.bin`` holds, for every vector and each of the 12 (m, h), the *necessary
+tiles*: the ranks whose addition lowers ``d[m][h]`` (never a rank held four times). The
+12 masks of a vector form a *mask row*; the distinct rows are stored once and each vector
+keeps a three-byte row id (a low 16-bit plane and a high 8-bit plane compress better).
+``protocol/necessary.py`` reads it; ``tests/test_shape_tables.py`` checks it too.
 
 Method: the groups containing a target pattern are the upward closure of the patterns
 (a prefix OR along each axis), and d(c) = 0 there, else 1 + min over ranks i of
@@ -30,7 +36,9 @@ import numpy as np
 MAX_SETS = 5
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "protocol" / "data" / "shapes.bin"
+NEED_OUT = ROOT / "protocol" / "data" / "necessary.bin"
 MAGIC = b"TMJSHAPE2"
+NEED_MAGIC = b"TMJNEED1"
 
 
 def set_patterns(ranks: int, chows: bool) -> list[tuple[int, ...]]:
@@ -115,7 +123,43 @@ def group_rows(ranks: int, chows: bool) -> tuple[np.ndarray, np.ndarray]:
     return rows, win
 
 
-def build() -> bytes:
+def necessary_masks(rows: np.ndarray, ranks: int) -> np.ndarray:
+    """For each key and each of the 12 columns, the ranks whose addition lowers the row.
+
+    Bit r of ``masks[key, j]`` is set when rank r is held fewer than four times and
+    ``rows[key + 5**r, j] < rows[key, j]``.
+    """
+    n = 5**ranks
+    key = np.arange(n)
+    masks = np.zeros((n, 12), dtype=np.uint16)
+    for r in range(ranks):
+        room = (key // 5**r) % 5 < 4
+        above = np.where(room, key + 5**r, key)
+        lower = room[:, None] & (rows[above] < rows)
+        masks |= lower.astype(np.uint16) << r
+    return masks
+
+
+def build_necessary(suit_rows: np.ndarray, honor_rows: np.ndarray) -> bytes:
+    """The ``necessary.bin`` payload: distinct mask rows, then per-key row ids."""
+    masks = np.vstack([necessary_masks(suit_rows, 9), necessary_masks(honor_rows, 7)])
+    uniq, inverse = np.unique(masks, axis=0, return_inverse=True)
+    if len(uniq) >= 1 << 24:
+        raise SystemExit(f"{len(uniq)} mask rows do not fit the three-byte format")
+    ids = inverse.reshape(-1).astype(np.uint32)
+    payload = b"".join(
+        [
+            np.array([len(uniq)], dtype="<u4").tobytes(),
+            uniq.astype("<u2").tobytes(),
+            (ids & 0xFFFF).astype("<u2").tobytes(),
+            (ids >> 16).astype(np.uint8).tobytes(),
+        ]
+    )
+    return NEED_MAGIC + zlib.compress(payload, 9)
+
+
+def build() -> tuple[bytes, bytes]:
+    """The contents of ``shapes.bin`` and ``necessary.bin``."""
     suit_rows, suit_win = group_rows(9, chows=True)
     honor_rows, honor_win = group_rows(7, chows=False)
     sigs, inverse = np.unique(np.vstack([suit_rows, honor_rows]), axis=0, return_inverse=True)
@@ -133,14 +177,14 @@ def build() -> bytes:
             honor_win.tobytes(),
         ]
     )
-    return MAGIC + zlib.compress(payload, 9)
+    return MAGIC + zlib.compress(payload, 9), build_necessary(suit_rows, honor_rows)
 
 
 def main() -> int:
-    data = build()
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(data)
-    print(f"wrote {OUT.relative_to(ROOT)}: {len(data):,} bytes")
+    for path, data in zip((OUT, NEED_OUT), build(), strict=True):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        print(f"wrote {path.relative_to(ROOT)}: {len(data):,} bytes")
     return 0
 
 

@@ -11,7 +11,13 @@ They share nothing with ``protocol.analysis`` but the definitions:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+from protocol.analysis import DiscardOption
+from protocol.shapes import GROUP, POWER, distance, encode, win_codes
+from protocol.tiles import KIND_COUNT, Tile
+
+_SUIT_WIN, _HONOR_WIN = win_codes()
 
 
 def brute_is_winning(counts: Sequence[int]) -> bool:
@@ -83,3 +89,80 @@ def brute_distance(counts: Sequence[int], n_sets: int, n_pairs: int) -> int:
                             nxt[key] = new_cost
         states = nxt
     return states.get((n_sets, n_pairs, 0, 0), 99)
+
+
+def plain_waits_counts(counts: Sequence[int], meld_tiles: Iterable[int] = ()) -> list[int]:
+    """Winning kinds of a 3n+1 hand by one win-code check per kind, minus R12 kinds."""
+    keys = encode(counts)
+    held = list(counts)
+    for t in meld_tiles:
+        held[t] += 1
+    codes = [_SUIT_WIN[keys[0]], _SUIT_WIN[keys[1]], _SUIT_WIN[keys[2]], _HONOR_WIN[keys[3]]]
+    total = sum(codes)
+    out = []
+    for t in range(KIND_COUNT):
+        if held[t] >= 4:
+            continue
+        g = GROUP[t]
+        rest = total - codes[g]
+        if rest > 1:
+            continue
+        table = _HONOR_WIN if g == 3 else _SUIT_WIN
+        if rest + table[keys[g] + POWER[t]] == 1:
+            out.append(t)
+    return out
+
+
+def plain_efficiency_counts(
+    counts: Sequence[int], visible: Sequence[int] | None = None
+) -> list[DiscardOption]:
+    """Every discard of a 3n+2 hand by trial: one shanten per discard and added kind."""
+    keys = encode(counts)
+    sets = sum(counts) // 3
+    unseen = _unseen(counts, visible)
+    options = []
+    for d in range(KIND_COUNT):
+        if not counts[d]:
+            continue
+        keys[GROUP[d]] -= POWER[d]
+        base = distance(keys, sets)
+        accepts = _lowering(keys, sets, base, counts, d)
+        keys[GROUP[d]] += POWER[d]
+        options.append(
+            DiscardOption(
+                Tile(d), base - 1, tuple(map(Tile, accepts)), tuple(unseen[t] for t in accepts)
+            )
+        )
+    options.sort(key=lambda o: (o.shanten, -o.total_unseen, o.discard))
+    return options
+
+
+def plain_improvements_counts(
+    counts: Sequence[int], visible: Sequence[int] | None = None
+) -> list[tuple[Tile, int]]:
+    """For a 3n+1 hand, by trial: the kinds whose draw lowers shanten, with unseen copies."""
+    keys = encode(counts)
+    sets = sum(counts) // 3
+    unseen = _unseen(counts, visible)
+    return [(Tile(t), unseen[t]) for t in _lowering(keys, sets, distance(keys, sets), counts, None)]
+
+
+def _unseen(counts: Sequence[int], visible: Sequence[int] | None) -> list[int]:
+    seen = visible if visible is not None else (0,) * KIND_COUNT
+    return [max(0, 4 - counts[t] - seen[t]) for t in range(KIND_COUNT)]
+
+
+def _lowering(
+    keys: list[int], sets: int, base: int, counts: Sequence[int], removed: int | None
+) -> list[int]:
+    """Kinds whose addition to ``keys`` (a hand ``counts`` less ``removed``) lowers ``base``."""
+    out = []
+    for t in range(KIND_COUNT):
+        if counts[t] - (t == removed) >= 4:
+            continue
+        g = GROUP[t]
+        keys[g] += POWER[t]
+        if distance(keys, sets) < base:
+            out.append(t)
+        keys[g] -= POWER[t]
+    return out

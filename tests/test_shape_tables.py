@@ -6,7 +6,7 @@ import random
 
 from reference_analysis import brute_distance, brute_is_winning
 
-from protocol import shapes
+from protocol import necessary, shapes
 
 
 def group_counts(key: int, honors: bool) -> list[int]:
@@ -81,3 +81,32 @@ def test_keys_are_incremental() -> None:
         counts[t] += 1
         keys[shapes.GROUP[t]] += shapes.POWER[t]
         assert keys == shapes.encode(counts)
+
+
+def test_necessary_masks_match_direct_distances() -> None:
+    """protocol/data/necessary.bin: bit r of column (m, h) is set exactly when adding rank r
+    (held fewer than four times) lowers the group's distance to m sets and h pairs."""
+    rng = random.Random(6)
+    necessary._load()
+    for honors in (False, True):
+        size, ranks = (5**7, 7) if honors else (5**9, 9)
+        checked = 0
+        while checked < 8:  # each key costs 120 brute-force distances
+            key = rng.randrange(size)
+            counts = group_counts(key, honors)
+            if sum(counts) > 16:  # no 3n+1 hand holds more than 16 of one group
+                continue
+            checked += 1
+            rid = necessary._row_id(3 if honors else 0, key)
+            first = 27 if honors else 0
+            for m in range(6):
+                for h in (0, 1):
+                    base = brute_distance(counts, m, h)
+                    expected = 0
+                    for r in range(ranks):
+                        if counts[first + r] < 4:
+                            counts[first + r] += 1
+                            if brute_distance(counts, m, h) < base:
+                                expected |= 1 << r
+                            counts[first + r] -= 1
+                    assert necessary._Masks.rows[12 * rid + 2 * m + h] == expected, (counts, m, h)
