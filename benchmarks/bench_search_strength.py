@@ -11,7 +11,8 @@ t interval over deals, both sides' win and deal-in rates, and the decision times
 Ctrl-C (or SIGINT) stops a run early and still prints what was played (marked partial).
 
 Run: ``python benchmarks/bench_search_strength.py [--samples 4 16 64] [--field defensive]
-[--hands N] [--seed S] [--workers W]``
+[--hands N] [--seed S] [--workers W] [--match-hands M]`` (a deal is ``4 * M`` hands, the
+unit of the statistics and of an early stop: smaller deals stop sooner).
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from bots.search import SearchConfig
 from sdk.arena import run_arena
 
 
-def run(samples: int, field: str, hands: int, seed: int, workers: int) -> None:
+def run(samples: int, field: str, hands: int, seed: int, workers: int, match_hands: int) -> None:
     """One budget: search with ``samples`` worlds per decision vs three ``field``."""
     backend = "local" if workers <= 1 else "process"
     result = run_arena(
         [SearchConfig(samples=samples)] + [f"bots.{field}"] * 3,
         hands=hands, seed=seed, duplicate=True, backend=backend, workers=workers,
+        match_hands=match_hands,
     )  # fmt: skip
     pair = result.pair("search", field).diff
     partial = " (partial: interrupted)" if result.partial else ""
@@ -55,9 +57,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="arena processes")
+    parser.add_argument(
+        "--match-hands", type=int, default=16, help="hands per match (a deal is 4 matches)"
+    )
     args = parser.parse_args()
     for samples in args.samples:
-        run(samples, args.field, args.hands, args.seed, args.workers)
+        run(samples, args.field, args.hands, args.seed, args.workers, args.match_hands)
 
 
 if __name__ == "__main__":
