@@ -166,14 +166,14 @@ async def measure(url: str, tables: int, hands: int, seed: int) -> Run:
                 await asyncio.sleep(0.05)
             lines = [json.loads(line) for line in response.text.splitlines()]
             records.extend(r for r in lines if r["type"] == "decision")
-    latencies = [r["latency_ms"] for r in records if r["latency_ms"] is not None]
+    latencies = [r["ms"] for r in records if r["ms"] is not None]
     span = max(r["replied_at"] or r["sent_at"] for r in records) - min(
         r["sent_at"] for r in records
     )
     return Run(
         tables=tables,
         decisions=len(records),
-        in_time=sum(r["outcome"] == "ok" for r in records),
+        in_time=sum(r["outcome"] in ("ok", "overridden") for r in records),
         span=span,
         p50_ms=_percentile(latencies, 50),
         p99_ms=_percentile(latencies, 99),

@@ -104,6 +104,8 @@ class PublicState:
     """How many concealed kongs each seat has declared."""
     rivers: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
     """Every discard of each seat in order, claimed ones included."""
+    claimed: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    """For each seat, the positions in its river of the discards another seat claimed."""
     last_discard: list[int | None] = field(default_factory=lambda: [None] * 4)
     visible: list[int] = field(default_factory=lambda: [0] * KIND_COUNT)
     """Tiles of each kind shown to everyone: discards and declared (non-concealed) melds."""
@@ -226,6 +228,7 @@ def _meld(kind: MeldKind, tile: int, called: int | None, source: int | None) -> 
 
 
 def _claimed(p: PublicState, seat: int, meld: Meld, taken: int, phase: int) -> None:
+    p.claimed[meld.source].append(len(p.rivers[meld.source]) - 1)  # type: ignore[index]
     p.melds[seat].append(meld)
     p.concealed[seat] -= taken
     p.first_round = False

@@ -23,7 +23,8 @@ spec fills the three seats), ``--name``, ``--safety-margin`` (seconds kept back 
 3 s decision; default 0.2, sized for a LAN), ``--process-pool [N]`` (run a plain bot's
 ``choose`` in N worker processes), ``--strict`` (a mirror mismatch or an unreadable
 frame stops the session), ``--json`` (print the result as JSON), ``--log-level``,
-``--log-file``, ``--reconnect-attempts``.
+``--log-file``, ``--reconnect-attempts``, ``--save-log PATH`` (``--local``: save the game
+record, ``docs/RECORDS.md``, and print where it is).
 
 Exit codes:
 
@@ -54,6 +55,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from protocol.line.tile_ids import LineError
@@ -63,6 +65,8 @@ from sdk.bot import Bot
 from sdk.budget import Budget
 from sdk.local import MatchResult, play_match
 from sdk.mirror import MirrorMismatchError
+from sdk.records import Origin, Record, encode_record
+from sdk.replay.source import match_record_url
 from sdk.session import (
     ConnectionLost,
     ProcessExecutor,
@@ -159,6 +163,11 @@ def build_parser(label: str = "bot") -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=0, help="match seed (--local) and bot seed")
     parser.add_argument("--hands", type=int, default=16, help="hands in a --local match")
+    parser.add_argument(
+        "--save-log",
+        metavar="PATH",
+        help="--local: save the game record there (docs/RECORDS.md; replay with python -m sdk.replay)",
+    )
     parser.add_argument("--name", help="the bot's name (sent to the server)")
     parser.add_argument(
         "--safety-margin",
@@ -206,14 +215,20 @@ def _mode(args: argparse.Namespace) -> str:
 def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[BotFactory]) -> int:
     mode = _mode(args)
     if mode == "local":
+        if args.save_log is not None and not _writable(args.save_log):
+            return EXIT_USAGE
         result = play_match(
             [bot, *(f.make(args.seed * 4 + i) for i, f in enumerate(opponents, 1))],
             seed=args.seed,
             hands=args.hands,
             budget=budget,
             strict=args.strict,
+            record=args.save_log is not None,
+            origin=Origin("local", match_id=f"local-{args.seed}"),
         )
         _print_local(result, args.json)
+        if result.record is not None:
+            return _save_log(result.record, args.save_log)
         return EXIT_OK
     executor = ProcessExecutor(args.process_pool) if args.process_pool > 0 else None
     try:
@@ -228,6 +243,9 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
     _print_session(session, args.json)
+    if mode == "ws" and session.match_id:
+        url = match_record_url(args.url, session.match_id)
+        print(f"record: {url} (match {session.match_id}, served once it is over)", file=sys.stderr)
     return EXIT_OK
 
 
@@ -289,6 +307,36 @@ def _print_session(result: SessionResult, as_json: bool) -> None:
         f"ms, max {timing['max_ms']} ms, fallbacks {timing['fallbacks']}; SDK overhead p99 "
         f"{sdk['p99_ms']} ms; reconnects {result.reconnects}"
     )
+
+
+def _writable(path: str) -> bool:
+    """Whether the record can be written to ``path`` (checked before the match, so that
+    a typo does not cost a whole match); says why not on stderr."""
+    try:
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.touch()
+    except OSError as exc:
+        print(f"error: --save-log {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def _save_log(record: Record, path: str) -> int:
+    """Write the game record and say where it is (on stderr: stdout may carry JSON)."""
+    try:
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(encode_record(record), encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot write the record to {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(
+        f"record: {path} (match {record.header.origin.match_id}); "
+        f"replay it with: python -m sdk.replay {path}",
+        file=sys.stderr,
+    )
+    return EXIT_OK
 
 
 # -- helpers --

@@ -31,17 +31,26 @@ from sdk.bot import Bot, DecisionRequest
 from sdk.budget import DecisionStats, Outcome
 from sdk.view import GameView
 
-__all__ = ["decide_async", "decide_inline"]
+__all__ = ["Traced", "decide_async", "decide_inline"]
 
 log = logging.getLogger("sdk.decide")
 
+Traced = tuple[Action | None, Action, str, float]
+"""One traced decision: the bot's answer (``None`` if it raised or answered something
+that is not an action), the action applied, the outcome and the seconds it took."""
+
 
 def decide_inline(
-    bot: Bot, view: GameView, request: DecisionRequest, stats: DecisionStats
+    bot: Bot,
+    view: GameView,
+    request: DecisionRequest,
+    stats: DecisionStats,
+    trace: list[Traced] | None = None,
 ) -> Action:
     """Run ``bot.choose`` to completion and police the answer (see the module doc).
 
-    A coroutine bot is run to completion with :func:`asyncio.run`.
+    A coroutine bot is run to completion with :func:`asyncio.run`. With ``trace`` (for
+    game records), the decision is appended to it as a :data:`Traced` tuple.
     """
     start = time.monotonic()
     outcome = Outcome.OK
@@ -59,7 +68,10 @@ def decide_inline(
         log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, action)
         outcome = Outcome.ILLEGAL
     stats.record(elapsed, outcome)
-    return action if outcome is Outcome.OK else _fallback(bot, view, request)  # type: ignore[return-value]
+    applied = action if outcome is Outcome.OK else _fallback(bot, view, request)
+    if trace is not None:
+        trace.append((action if isinstance(action, Action) else None, applied, outcome, elapsed))
+    return applied  # type: ignore[return-value]
 
 
 async def decide_async(

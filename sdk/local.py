@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.actions import Action
 from protocol.events import Event, HandEnd, HandResult, HandStart, MatchEnd, project
 from protocol.match import DEFAULT_HANDS, Match
 from sdk.bot import Bot, DecisionRequest, MatchInfo
 from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats
-from sdk.decide import decide_inline
+from sdk.decide import Traced, decide_inline
 from sdk.mirror import Mirror
+from sdk.records import Decision, Header, Origin, Record, SeatInfo, Timing, build_record
 
 __all__ = ["MatchResult", "play_match"]
 
@@ -43,6 +45,8 @@ class MatchResult:
     stats: list[DecisionStats]
     events: list[Event] = field(default_factory=list)
     """The referee's full event log, when recorded."""
+    record: Record | None = None
+    """The game record (:mod:`sdk.records`), when asked for."""
 
     def player_at(self, seat: int) -> int:
         return self.seats.index(seat)
@@ -70,17 +74,24 @@ def play_match(
     budget: Budget = DEFAULT_BUDGET,
     strict: bool = False,
     record_events: bool = False,
+    record: bool = False,
+    origin: Origin | None = None,
 ) -> MatchResult:
     """Play one match of four bots in this process.
 
     ``seats[p]`` is where ``bots[p]`` sits (duplicate play re-deals the same seed with
     rotated seats). ``strict`` checks every mirror's legal actions against the referee's
     and raises on a difference (slower; for tests). Use a distinct bot object per player.
+    ``record`` keeps the game record (``result.record``; ``origin`` says where it was
+    played, ``local`` by default).
     """
     if len(bots) != 4:
         raise ValueError(f"a match needs four bots, got {len(bots)}")
     match = Match.new(seed, hands, first_dealer=first_dealer, seat_permutation=seats)
     table = _Table(match, bots, budget, strict)
+    if record:
+        table.trace = []
+    started = time.time()
     table.start()
     while not match.is_over:
         table.step()
@@ -92,7 +103,32 @@ def play_match(
         hand_results=list(match.results),
         stats=table.stats,
         events=list(match.events) if record_events else [],
+        record=_record(table, budget, started, origin) if record else None,
     )
+
+
+def _record(table: _Table, budget: Budget, started: float, origin: Origin | None) -> Record:
+    """The game record of ``table``'s finished match."""
+    match = table.match
+    seats = tuple(
+        SeatInfo(s, match.player_at(s), bot.name, str(getattr(bot, "version", "") or ""))
+        for s, bot in enumerate(table.bot_at)
+    )
+    header = Header(
+        seed=match.seed,
+        hands=match.hands,
+        seats=seats,
+        first_dealer=match.first_dealer,
+        timing=Timing(budget.decision, budget.safety_margin, started),
+        origin=origin or Origin("local"),
+    )
+    decisions = [
+        Decision(hand, seat, after, legal, answer, applied, outcome, seconds * 1000)  # type: ignore[arg-type]
+        for (hand, seat, after, legal), (answer, applied, outcome, seconds) in zip(
+            table.asked, table.trace or (), strict=True
+        )
+    ]
+    return build_record(header, match.events, decisions, status="finished", ended_at=time.time())
 
 
 class _Table:
@@ -107,6 +143,10 @@ class _Table:
         self.stats = [DecisionStats() for _ in range(4)]
         self.stats_at = [self.stats[match.player_at(seat)] for seat in range(4)]
         self.listeners = [bot.wants("on_event") for bot in self.bot_at]
+        self.trace: list[Traced] | None = None
+        """Each decision's answer, outcome and time, when recording."""
+        self.asked: list[tuple[int, int, int, tuple[Action, ...]]] = []
+        """Each recorded decision's hand, seat, events before it and legal actions."""
         self.hooked = any(
             bot.wants(h)
             for bot in self.bot_at
@@ -128,7 +168,12 @@ class _Table:
         request = DecisionRequest(
             legal, time.monotonic() + self.budget.reply_within, "", mirror.window.drawn_tile
         )
-        action = decide_inline(self.bot_at[seat], mirror.window, request, self.stats_at[seat])
+        trace = self.trace
+        if trace is not None:
+            self.asked.append((self.match.hand_no, seat, len(self.match.events), legal))
+        action = decide_inline(
+            self.bot_at[seat], mirror.window, request, self.stats_at[seat], trace
+        )
         self.feed(self.match.apply(seat, action))
 
     def feed(self, events: Sequence[Event]) -> None:

@@ -105,6 +105,10 @@ class GameView:
         """Every discard of ``seat`` in order, claimed ones included."""
         return self._view.river(seat)
 
+    def claimed_discards(self, seat: int) -> list[int]:
+        """Positions in ``seat``'s :meth:`river` of the discards another seat claimed."""
+        return list(self._view.public.claimed[seat])
+
     def concealed_count(self, seat: int) -> int:
         """How many concealed tiles ``seat`` holds."""
         return self._view.public.concealed[seat]

@@ -124,10 +124,14 @@ async def test_decide_async_awaits_coroutine_bots_and_keeps_the_loop_free() -> N
             await asyncio.sleep(0.01)
             return request.legal_actions[1]
 
+    ticks = 0
+
     class Burner(Bot):
         def choose(self, view: GameView, request: DecisionRequest) -> Action:
-            end = time.monotonic() + 0.1
-            while time.monotonic() < end:
+            # Burn CPU until the loop has ticked three times (it can only tick if the bot
+            # runs off the loop), or give up after 0.8 s (the assertion below then fails).
+            end = time.monotonic() + 0.8
+            while ticks < 3 and time.monotonic() < end:
                 pass
             return request.legal_actions[0]
 
@@ -136,7 +140,6 @@ async def test_decide_async_awaits_coroutine_bots_and_keeps_the_loop_free() -> N
         await decide_async(Thinker(), GameView(Mirror(0).view), _request(LEGAL, 1.0), stats)
         is LEGAL[1]
     )
-    ticks = 0
 
     async def ticker() -> None:
         nonlocal ticks

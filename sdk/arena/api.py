@@ -23,6 +23,7 @@ from sdk.arena.deal import ArenaPlan, DealRecord, deals_for, seatings
 from sdk.arena.gamelog import GameLog
 from sdk.arena.loader import BotFactory, BotSource, load_bot
 from sdk.arena.progress import ArenaProgress
+from sdk.arena.recordfiles import RecordFiles
 from sdk.arena.result import Aggregator, ArenaResult
 from sdk.arena.runner import run_deals
 from sdk.budget import DEFAULT_BUDGET, Budget
@@ -43,6 +44,8 @@ def run_arena(
     address: str | None = None,
     budget: Budget = DEFAULT_BUDGET,
     log: str | Path | None = None,
+    save_logs: str | Path | None = None,
+    save_logs_every: int = 1,
     progress: bool | None = False,
     level: float = 0.95,
 ) -> ArenaResult:
@@ -51,7 +54,9 @@ def run_arena(
     Hands come in whole deals: one match of ``match_hands`` hands from a seed derived
     from ``seed`` and the deal number, played once (independent walls) or under the 4
     rotations (``duplicate``) or all 24 seatings (``all_seatings``). ``log`` writes the
-    referee's events as JSON lines (one match a line). ``progress=None`` shows the bar
+    referee's events as JSON lines (one match a line). ``save_logs`` writes the game
+    record (``docs/RECORDS.md``) of every match of every ``save_logs_every``-th deal into
+    that directory, one file per match named by :func:`sdk.arena.deal.record_name`. ``progress=None`` shows the bar
     when stderr is a terminal. Ctrl-C returns a result marked ``partial``.
     """
     factories = [load_bot(b) for b in bots]
@@ -59,6 +64,8 @@ def run_arena(
         raise ValueError(f"the arena needs four bots, got {len(factories)}")
     if hands < 1 or match_hands < 1:
         raise ValueError("hands and match_hands must be at least 1")
+    if save_logs_every < 1:
+        raise ValueError("save_logs_every must be at least 1")
     plan = ArenaPlan(
         bots=tuple(factories),
         seed=seed,
@@ -66,6 +73,7 @@ def run_arena(
         seatings=tuple(seatings(duplicate or all_seatings, every=all_seatings)),
         budget=budget,
         record_events=log is not None,
+        records_every=save_logs_every if save_logs is not None else 0,
     )
     labels = labels_for(factories)
     aggregator = Aggregator(labels, [f.spec for f in factories])
@@ -74,12 +82,15 @@ def run_arena(
     config = _config(plan, labels, hands, backend, workers)
     with contextlib.ExitStack() as stack:
         sink = _log_sink(stack, log)
+        records = None if save_logs is None else RecordFiles(save_logs)
         bar = stack.enter_context(ArenaProgress(n_deals * plan.hands_per_deal, enabled=progress))
 
         def on_deal(record: DealRecord) -> None:
             aggregator.add(record)
             if sink is not None:
                 sink.add(record)
+            if records is not None:
+                records.add(record)
             bar.advance(plan.hands_per_deal, aggregator.standings())
 
         start = time.monotonic()

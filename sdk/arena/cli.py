@@ -1,7 +1,8 @@
 """The command line: ``python -m sdk.arena BOT BOT BOT BOT [options]``.
 
 Prints the tables, writes ``arena.json`` and ``arena.md`` (and ``games.jsonl`` with
-``--log``) to ``--out``. Exit status: 0 when every deal was played, 130 after Ctrl-C (the
+``--log``) to ``--out``, and with ``--save-logs DIR`` one game record per match
+(``docs/RECORDS.md``; ``--save-logs-every N`` keeps every N-th deal only). Exit status: 0 when every deal was played, 130 after Ctrl-C (the
 report of the deals played is still printed and written, marked partial), 2 on a bad
 argument or a bot that cannot be loaded.
 
@@ -46,6 +47,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
     p.add_argument("--out", type=Path, default=None, help="directory for arena.json, arena.md")
     p.add_argument("--log", action="store_true", help="also write OUT/games.jsonl (events)")
+    p.add_argument(
+        "--save-logs", type=Path, default=None, metavar="DIR",
+        help="write the game record of every match there (docs/RECORDS.md)",
+    )  # fmt: skip
+    p.add_argument(
+        "--save-logs-every", type=int, default=1, metavar="N",
+        help="with --save-logs: only every N-th deal's matches (a sample; default 1: all)",
+    )  # fmt: skip
     p.add_argument("--decision-seconds", type=float, default=DEFAULT_BUDGET.decision)
     p.add_argument("--safety-margin", type=float, default=DEFAULT_BUDGET.safety_margin)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -71,12 +80,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             address=args.address,
             budget=Budget(args.decision_seconds, args.safety_margin),
             log=args.out / "games.jsonl" if args.log else None,
+            save_logs=args.save_logs,
+            save_logs_every=args.save_logs_every,
             progress=False if args.quiet else None,
         )
     except (BotLoadError, RayMissingError, ValueError) as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
+    except OSError as exc:
+        err.print(
+            f"error: cannot write {exc.filename}: {exc.strerror}", markup=False, highlight=False
+        )
+        return 1
     print_report(result)
+    if args.save_logs is not None:
+        count = len(list(args.save_logs.glob("*.jsonl")))
+        print(
+            f"records: {count} game records in {args.save_logs} (match id = file name); "
+            "replay one with: python -m sdk.replay FILE",
+            file=sys.stderr,
+        )
     if args.out is not None:
         for path in write_report(result, args.out):
             err.print(f"wrote {path}")

@@ -8,7 +8,8 @@ all 24 permutations; without it, one match with player ``p`` at seat ``p``.
 
 A worker returns a :class:`DealRecord`: per match and player a small tally (points,
 wins, self-draws, deal-ins, tai, decision times, fallbacks) and, if asked, the match's
-events as one JSON line. The parent aggregates these in deal order.
+events as one JSON line, and the game records of the deals sampled (``--save-logs``).
+The parent aggregates these in deal order.
 
 >>> deal_seed(7, 0) == deal_seed(7, 0) != deal_seed(7, 1)
 True
@@ -30,6 +31,7 @@ from sdk.arena.loader import BotFactory
 from sdk.arena.timing import TimingHistogram
 from sdk.budget import DEFAULT_BUDGET, Budget, Outcome
 from sdk.local import MatchResult, play_match
+from sdk.records import Origin, encode_record
 
 __all__ = [
     "ArenaPlan",
@@ -40,6 +42,7 @@ __all__ = [
     "deals_for",
     "play_deal",
     "player_seed",
+    "record_name",
     "seatings",
 ]
 
@@ -76,6 +79,8 @@ class ArenaPlan:
     seatings: tuple[tuple[int, ...], ...]
     budget: Budget = DEFAULT_BUDGET
     record_events: bool = False
+    records_every: int = 0
+    """Keep the game record of every match of every ``records_every``-th deal (0: none)."""
 
     @property
     def hands_per_deal(self) -> int:
@@ -124,6 +129,8 @@ class MatchRecord:
     scores: tuple[int, ...]
     players: list[PlayerTally]
     log: str | None = None
+    record: str | None = None
+    """The game record's text (:mod:`sdk.records`), for the deals sampled."""
 
 
 @dataclass(slots=True)
@@ -143,6 +150,9 @@ def play_deal(plan: ArenaPlan, deal: int) -> DealRecord:
 
 
 def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -> MatchRecord:
+    every = plan.records_every
+    keep = every > 0 and deal % every == 0
+    origin = Origin("arena", match_id=record_name(plan, deal, seating), deal=deal) if keep else None
     saved = random.getstate()
     random.seed(_derive(plan.seed, "deal", deal, "global", seating))
     try:
@@ -154,6 +164,8 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
             seats=seating,
             budget=plan.budget,
             record_events=plan.record_events,
+            record=keep,
+            origin=origin,
         )
     finally:
         random.setstate(saved)
@@ -162,7 +174,17 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
         scores=tuple(result.scores),
         players=[_tally(result, p) for p in range(4)],
         log=_log_line(result, deal) if plan.record_events else None,
+        record=None if result.record is None else encode_record(result.record),
     )
+
+
+def record_name(plan: ArenaPlan, deal: int, seating: tuple[int, ...]) -> str:
+    """The id of a match of the run: seed, deal and seating (``seating[player] = seat``).
+
+    >>> record_name(ArenaPlan((), 7, 16, ((0, 1, 2, 3),)), 12, (1, 2, 3, 0))
+    'arena-7-deal000012-seats1230'
+    """
+    return f"arena-{plan.seed}-deal{deal:06d}-seats{''.join(map(str, seating))}"
 
 
 def _tally(result: MatchResult, player: int) -> PlayerTally:

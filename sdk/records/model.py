@@ -15,7 +15,7 @@ preceded its request, so it caused the events from that index on.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from protocol.actions import Action
@@ -49,7 +49,7 @@ SOURCES = ("local", "arena", "server")
 """Where a record comes from (``origin.source``)."""
 VARIABLE_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "header": (("timing", "started_at"), ("origin",)),
-    "decision": (("ms",), ("request_id",), ("raw",)),
+    "decision": (("ms",), ("request_id",), ("raw",), ("sent_at",), ("replied_at",)),
     "result": (("ended_at",),),
 }
 """Per line type, the fields (as key paths) that say when and how a match was played
@@ -190,8 +190,8 @@ class Decision:
     """One settled decision: ``seat`` was asked (``request_id``, after ``after_event``
     events, in hand ``hand``) to choose one of ``legal``; it answered ``answer`` (``None``
     if nothing usable came), ``applied`` went to the referee, settled as ``outcome``,
-    after ``ms`` milliseconds (``None``: no reply). ``raw`` keeps an unreadable reply,
-    ``reason`` says why an answer was refused."""
+    after ``ms`` milliseconds (``None``: no reply). ``raw`` keeps the reply as received
+    (server), ``reason`` says why an answer was refused."""
 
     hand: int
     seat: int
@@ -204,6 +204,10 @@ class Decision:
     request_id: str = ""
     raw: str | None = None
     reason: str = ""
+    sent_at: float | None = None
+    """When the request went out (Unix seconds; the server's records only)."""
+    replied_at: float | None = None
+    """When the reply arrived (``None``: no reply; the server's records only)."""
 
     @property
     def fallback(self) -> bool:
@@ -227,6 +231,9 @@ class Decision:
             out["raw"] = self.raw
         if self.reason:
             out["reason"] = self.reason
+        if self.sent_at is not None:
+            out["sent_at"] = round(self.sent_at, 6)
+            out["replied_at"] = None if self.replied_at is None else round(self.replied_at, 6)
         return out
 
     @classmethod
@@ -248,7 +255,37 @@ class Decision:
             request_id=str(data["request_id"]),
             raw=None if raw is None else str(raw),
             reason=str(data.get("reason", "")),
+            sent_at=_float(data.get("sent_at")),
+            replied_at=_float(data.get("replied_at")),
         )
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _fast_init(cls: type) -> type:
+    """Give a frozen slots dataclass an ``__init__`` that sets the slots directly (the
+    generated one goes through ``object.__setattr__``, several times slower; the arena
+    makes one :class:`Decision` per decision). Same parameters and defaults; instances
+    stay frozen."""
+    params, body, env = [], [], {}
+    for f in fields(cls):
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), env)
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc]
+    return cls
+
+
+_fast_init(Decision)
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,6 +183,8 @@ class DecisionLine(_Strict):
     ms: float | None
     raw: str | None = None
     reason: str | None = None
+    sent_at: float | None = None
+    replied_at: float | None = None
 
 
 class HandLine(_Strict):

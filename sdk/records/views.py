@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from protocol.events import Event, project
+from protocol.events import Event, HandStart, project
 from protocol.hand_state import IllegalActionError
 from protocol.match import Match
 from protocol.view import PublicState, SeatView, apply_public
@@ -56,12 +56,22 @@ def _apply(views: Sequence[SeatView], event: Event) -> None:
 
 
 def views_at(record: Record, step: int) -> tuple[SeatView, ...]:
-    """The four seats' views after the first ``step`` events (fresh objects)."""
+    """The four seats' views after the first ``step`` events (fresh objects). Only the
+    current hand's events are applied: a ``hand_start`` resets every view."""
     _check_step(record, step)
     views = tuple(SeatView(seat) for seat in range(4))
-    for event in record.events[:step]:
+    for event in record.events[_hand_start_before(record, step) : step]:
         _apply(views, event)
     return views
+
+
+def _hand_start_before(record: Record, step: int) -> int:
+    """The index of the last ``hand_start`` among the first ``step`` events (or 0)."""
+    events = record.events
+    for i in range(step - 1, -1, -1):
+        if type(events[i]) is HandStart:
+            return i
+    return 0
 
 
 def spectator_events(record: Record, step: int | None = None) -> list[Event]:
@@ -79,8 +89,10 @@ def public_at(record: Record, step: int) -> PublicState:
     """What everyone knows after ``step`` events: rivers, melds, counts, scores."""
     _check_step(record, step)
     public = PublicState()
-    for event in spectator_events(record, step):
-        apply_public(public, event)
+    for event in record.events[_hand_start_before(record, step) : step]:
+        seen = project(event, NOBODY)
+        if seen is not None:
+            apply_public(public, seen)
     return public
 
 

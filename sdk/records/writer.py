@@ -24,11 +24,14 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from protocol.actions import ActionKind
-from protocol.events import Event, HandEnd, HandStart, MatchEnd
+from protocol import actions as _actions
+from protocol import events as ev_codecs
+from protocol.actions import Action, ActionKind
+from protocol.events import Discard, Draw, Event, HandEnd, HandStart, MatchEnd
+from protocol.tiles import KIND_COUNT, Tile
 from sdk.records.model import (
     VARIABLE_FIELDS,
     Decision,
@@ -39,18 +42,21 @@ from sdk.records.model import (
 )
 from sdk.records.outcome import Outcome
 
-__all__ = ["build_record", "comparable_lines", "dumps", "encode_record", "record_lines"]
+__all__ = [
+    "build_record",
+    "comparable_lines",
+    "decision_text",
+    "dumps",
+    "encode_record",
+    "event_text",
+    "record_lines",
+]
 
 _CLAIMED = {"win": ActionKind.WIN, "pung": ActionKind.PUNG, "chow": ActionKind.CHOW}
 _CLAIMED["kong"] = ActionKind.KONG
 _CLAIM_KINDS = frozenset(_CLAIMED.values())
 _SETTLES = frozenset({"win", "pung", "chow", "kong", "draw", "exhaustive_draw"})
 """Event types that settle a claim window (the taken claim, or the next draw)."""
-
-
-def dumps(obj: Any) -> str:
-    """One compact JSON line (no newline), non-ASCII kept (tai item names)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def build_record(
@@ -103,7 +109,8 @@ def _mark_overridden(decisions: list[Decision], events: Sequence[Event]) -> Iter
 
 def _taker(events: Sequence[Event], start: int) -> tuple[int, ActionKind] | None:
     """Who took the discard whose claim window opened at ``start``, with which kind."""
-    for ev in events[start:]:
+    for i in range(start, len(events)):
+        ev = events[i]
         if ev.type in _SETTLES:
             kind = _CLAIMED.get(ev.type)
             return None if kind is None else (ev.seat, kind)  # type: ignore[return-value]
@@ -123,7 +130,116 @@ def _replace_outcome(d: Decision, outcome: Outcome) -> Decision:
         d.request_id,
         d.raw,
         d.reason,
+        d.sent_at,
+        d.replied_at,
     )
+
+
+# --- fast encoding (the arena writes hundreds of lines per hand) -------------------------
+# Each encoder returns what ``dumps(x.to_json())`` returns (a test checks it; only a
+# decision's ``ms`` is written with three decimals, ``2.500`` for ``2.5``), from cached
+# fragments: tiles and actions are a few hundred interned values.
+
+
+def dumps(obj: Any) -> str:
+    """One compact JSON line (no newline), non-ASCII kept (tai item names)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+_TILE_TEXT = {Tile(k): f'"{Tile(k)}"' for k in range(KIND_COUNT)}
+_ACTION_TEXT: dict[Action, str] = {a: dumps(a.to_json()) for a in _actions._INTERNED.values()}
+"""Every action's JSON text (actions are interned: there are a few hundred)."""
+_Encoder = Callable[[Any], str]
+
+
+_action_text = _ACTION_TEXT.__getitem__
+
+
+def _event_encoder(cls: type[Event]) -> Callable[[Event], str]:
+    """An encoder for one event type, from its fields' codecs (rare codecs: dumps)."""
+    fast: dict[int, _Encoder] = {
+        id(ev_codecs._INT): str,
+        id(ev_codecs._BOOL): lambda b: "true" if b else "false",
+        id(ev_codecs._TILE): _TILE_TEXT.__getitem__,
+        id(ev_codecs._TILES): _tiles_text,
+        id(ev_codecs._INTS): _ints_text,
+    }
+    head = '{"type":' + dumps(cls.type)
+    parts: list[tuple[str, str, _Encoder]] = []
+    for name, key, codec in cls._fields:
+        encode = codec[0]
+        enc = fast.get(id(codec)) or (lambda value, encode=encode: dumps(encode(value)))
+        parts.append((name, f',"{key}":', enc))
+
+    def encode_event(ev: Event) -> str:
+        out = head
+        for name, prefix, enc in parts:
+            value = getattr(ev, name)
+            if value is not None:
+                out += prefix + enc(value)
+        return out + "}"
+
+    return encode_event
+
+
+def _tiles_text(tiles: Sequence[Tile]) -> str:
+    return "[" + ",".join(map(_TILE_TEXT.__getitem__, tiles)) + "]"
+
+
+def _ints_text(values: Sequence[int]) -> str:
+    return "[" + ",".join(map(str, values)) + "]"
+
+
+def _draw_text(ev: Draw) -> str:
+    tile = "" if ev.tile is None else ',"tile":' + _TILE_TEXT[ev.tile]
+    replacement = "true" if ev.replacement else "false"
+    return f'{{"type":"draw","seat":{ev.seat},"replacement":{replacement}{tile}}}'
+
+
+def _discard_text(ev: Discard) -> str:
+    return f'{{"type":"discard","seat":{ev.seat},"tile":{_TILE_TEXT[ev.tile]}}}'
+
+
+_EVENT_TEXT: dict[type, Callable[[Any], str]] = {Draw: _draw_text, Discard: _discard_text}
+"""Encoders by event type: the two of almost every turn written out, the rest built
+from their fields' codecs on first use."""
+
+
+def event_text(event: Event) -> str:
+    """``dumps(event.to_json())``, fast (the same text)."""
+    cls = type(event)
+    encoder = _EVENT_TEXT.get(cls)
+    if encoder is None:
+        encoder = _EVENT_TEXT[cls] = _event_encoder(cls)
+    return encoder(event)
+
+
+_OUTCOME_TEXT = {o: f'"{o.value}"' for o in Outcome}
+
+
+def decision_text(d: Decision) -> str:
+    """``dumps(d.to_json())``, fast (the same JSON; ``ms`` always with three decimals)."""
+    out = (
+        f'{{"type":"decision","hand":{d.hand},"seat":{d.seat},"after_event":{d.after_event},'
+        f'"request_id":{dumps(d.request_id) if d.request_id else chr(34) * 2},"legal":['
+        + ",".join(map(_action_text, d.legal))
+        + '],"answer":'
+        + ("null" if d.answer is None else _action_text(d.answer))
+        + ',"applied":'
+        + _action_text(d.applied)
+        + ',"outcome":'
+        + _OUTCOME_TEXT[d.outcome]
+        + ',"ms":'
+        + ("null" if d.ms is None else f"{d.ms:.3f}")
+    )
+    if d.raw is not None:
+        out += ',"raw":' + dumps(d.raw)
+    if d.reason:
+        out += ',"reason":' + dumps(d.reason)
+    if d.sent_at is not None:
+        out += ',"sent_at":' + dumps(round(d.sent_at, 6)) + ',"replied_at":'
+        out += "null" if d.replied_at is None else dumps(round(d.replied_at, 6))
+    return out + "}"
 
 
 def record_lines(record: Record) -> Iterator[str]:
@@ -136,14 +252,14 @@ def record_lines(record: Record) -> Iterator[str]:
     d, n = 0, len(decisions)
     for i, ev in enumerate(record.events):
         while d < n and decisions[d].after_event <= i:
-            yield dumps(decisions[d].to_json())
+            yield decision_text(decisions[d])
             d += 1
-        yield dumps({"type": "event", "index": i, "event": ev.to_json()})
+        yield f'{{"type":"event","index":{i},"event":{event_text(ev)}}}'
         hand = hands.get(i)
         if hand is not None:
             yield dumps(hand.to_json())
     while d < n:
-        yield dumps(decisions[d].to_json())
+        yield decision_text(decisions[d])
         d += 1
     if record.summary is not None:
         yield dumps(record.summary.to_json())

@@ -137,6 +137,7 @@ def _copy_public(p: PublicState) -> PublicState:
     q.melds = [m.copy() for m in p.melds]
     q.concealed_kongs = p.concealed_kongs.copy()
     q.rivers = [r.copy() for r in p.rivers]
+    q.claimed = [c.copy() for c in p.claimed]
     q.last_discard = p.last_discard.copy()
     q.visible = p.visible.copy()
     q.first_round = p.first_round

@@ -9,26 +9,28 @@ WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 | ``GET /v1/tables`` | ``TableList`` |
 | ``GET /v1/tables/{table_id}`` | ``TableStatus`` |
 | ``GET /v1/matches/{match_id}/log`` | ``MatchLog`` (after the match) |
-| ``GET /v1/matches/{match_id}/log.jsonl`` | the match, events and decision records as JSON lines |
+| ``GET /v1/matches/{match_id}/log.jsonl`` | the game record (``docs/RECORDS.md``, after the match) |
+| ``GET /v1/matches/{match_id}/view`` | the replay viewer page (live, public only, while it runs) |
 | ``GET /v1/leaderboard`` | ``Leaderboard`` |
 | ``WS /v1/ws`` | protocol v1 |
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from protocol.wire.common import ErrorCode
 from protocol.wire.rest import ErrorBody, Health, TableCreate, TableList
+from sdk.records import encode_record
+from sdk.replay.serve import view_page
 from sdk.server.config import SERVER_VERSION
-from sdk.server.core import RequestError, TournamentServer, match_log_body, match_log_lines
+from sdk.server.core import RequestError, TournamentServer, match_log_body
 from sdk.server.security import same_token
 from sdk.server.wsconn import serve_ws
 
@@ -104,12 +106,13 @@ def create_app(server: TournamentServer) -> FastAPI:
 
     @app.get("/v1/matches/{match_id}/log.jsonl")
     async def match_log_jsonl(match_id: str) -> Response:
-        stored = await server.load_log(match_id)
-        text = "".join(
-            json.dumps(line, separators=(",", ":")) + "\n" for line in match_log_lines(stored)
-        )
+        text = encode_record(await server.load_record(match_id))
         headers = {"content-disposition": f'attachment; filename="{match_id}.jsonl"'}
         return Response(text, media_type="application/x-ndjson", headers=headers)
+
+    @app.get("/v1/matches/{match_id}/view")
+    async def match_view(match_id: str, seat: int | None = None) -> HTMLResponse:
+        return HTMLResponse(await view_page(server, match_id, seat))
 
     @app.get("/v1/leaderboard")
     async def leaderboard() -> JSONResponse:

@@ -31,9 +31,11 @@ from protocol.wire.rest import (
 )
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
+from sdk.records import Record
 from sdk.server.config import ServerConfig
 from sdk.server.linechan import LineChannel, spawn_program
 from sdk.server.lobby import Entrant, Lobby
+from sdk.server.recordlog import record_of
 from sdk.server.records import Clock
 from sdk.server.seats import HouseSeat, LineSeat, Seat, WsSeat
 from sdk.server.security import new_token
@@ -386,6 +388,11 @@ class TournamentServer:
             raise RequestError(409, ErrorCode.CONFLICT, "the log is served after the match")
         return stored
 
+    async def load_record(self, match_id: str) -> Record:
+        """The game record of a finished (or aborted) match (:mod:`sdk.records`);
+        :class:`RequestError` as :meth:`load_log`."""
+        return record_of(await self.load_log(match_id))
+
     async def leaderboard(self) -> Leaderboard:
         rows = await asyncio.wrap_future(self.store.leaderboard())
         rows.sort(key=lambda r: (-(r[3] / r[1]), -r[3], r[0]))
@@ -433,31 +440,3 @@ def match_log_body(stored: StoredMatch) -> MatchLog:
         events=stored.events,
         scores=stored.scores,
     )
-
-
-def match_log_lines(stored: StoredMatch) -> list[dict[str, Any]]:
-    """The match as JSON lines: a ``match`` header, then every event and every decision
-    record in order (a decision comes right before the events that followed it), then
-    a ``result``."""
-    row = stored.row
-    out: list[dict[str, Any]] = [
-        {
-            "type": "match",
-            "match_id": row.match_id,
-            "table_id": row.table_id,
-            "seed": row.seed,
-            "hands": row.hands,
-            "seat_names": row.seat_names,
-            "config": row.config,
-        }
-    ]
-    decisions = sorted(stored.decisions, key=lambda d: d["after_event"])
-    d = 0
-    for i, event in enumerate(stored.events):
-        while d < len(decisions) and decisions[d]["after_event"] <= i:
-            out.append({"type": "decision", **decisions[d]})
-            d += 1
-        out.append({"type": "event", "index": i, "event": event})
-    out.extend({"type": "decision", **rest} for rest in decisions[d:])
-    out.append({"type": "result", "status": stored.status, "scores": stored.scores})
-    return out

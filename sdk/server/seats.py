@@ -517,7 +517,7 @@ class HouseSeat(Seat):
 _HOUSE_OUTCOMES = {
     BudgetOutcome.LATE: Outcome.LATE,
     BudgetOutcome.ILLEGAL: Outcome.ILLEGAL,
-    BudgetOutcome.ERROR: Outcome.MALFORMED,
+    BudgetOutcome.ERROR: Outcome.ERROR,
 }
 
 

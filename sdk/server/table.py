@@ -271,6 +271,10 @@ class Table:
             tail = []
         self.store.end_match(self.spec.match_id, status, match.scores, tail)
         self.state = status
+        log.info(
+            "%s: match %s %s; its record: /v1/matches/%s/log.jsonl",
+            self.spec.table_id, self.spec.match_id, status, self.spec.match_id,
+        )  # fmt: skip
         for seat in self.seats:
             with contextlib.suppress(Exception):
                 seat.finish()

@@ -1,0 +1,57 @@
+"""Benchmark game records: what ``--save-logs`` costs the arena.
+
+The same arena run (four ``bots.random`` on one core, ``--backend local``, so the
+process's CPU time is the whole work) without records, with the record of every match
+and with every 10th deal's, alternating in each repeat so they share the machine's load.
+Figures are hands per CPU-second (``time.process_time``; medians of ``--repeats``) and the
+slowdown against the run without records. Writing goes to a temporary directory.
+
+Run: ``python benchmarks/bench_records.py [--hands 256] [--repeats 5] [--bots bots.random]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from sdk.arena import run_arena
+
+
+def rate(bots: list[str], hands: int, out: Path | None, every: int) -> float:
+    """Hands per CPU-second of one run (records in ``out`` if given)."""
+    start = time.process_time()
+    result = run_arena(
+        bots, hands=hands, backend="local", seed=1, save_logs=out, save_logs_every=every
+    )
+    return result.hands / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=256)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--bots", default="bots.random", help="the bot of all four seats")
+    args = parser.parse_args()
+    bots = [args.bots] * 4
+    runs: dict[str, list[float]] = {"off": [], "every match": [], "every 10th deal": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        rate(bots, 16, None, 1)  # warm-up: imports, tables
+        for i in range(args.repeats):
+            runs["off"].append(rate(bots, args.hands, None, 1))
+            runs["every match"].append(rate(bots, args.hands, Path(tmp) / f"all{i}", 1))
+            runs["every 10th deal"].append(rate(bots, args.hands, Path(tmp) / f"s{i}", 10))
+    base = statistics.median(runs["off"])
+    print(f"arena, one core, 4 x {args.bots}, {args.hands} hands, {args.repeats} repeats:")
+    for label, rates in runs.items():
+        med = statistics.median(rates)
+        print(
+            f"  --save-logs {label:<16} {med:8.1f} hands per CPU-second "
+            f"({(base / med - 1) * 100:+.1f}% time vs off; runs {', '.join(f'{r:.0f}' for r in rates)})"
+        )
+
+
+if __name__ == "__main__":
+    main()

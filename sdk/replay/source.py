@@ -1,0 +1,100 @@
+"""Where a record comes from: a file, or a server URL (``/v1/matches/{id}/log.jsonl``).
+
+Every failure is a :class:`ReplayInputError` with a one-line message and the exit code
+the command-line tools use: 2 when the argument names nothing readable (no such file, a
+URL the server does not know), 1 when the data is bad (truncated, corrupt, another
+format version) or the server cannot be reached.
+
+>>> record_url("http://127.0.0.1:8765/v1/matches/m-1")
+'http://127.0.0.1:8765/v1/matches/m-1/log.jsonl'
+>>> record_url("http://127.0.0.1:8765/v1/matches/m-1/log.jsonl")
+'http://127.0.0.1:8765/v1/matches/m-1/log.jsonl'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from sdk.records import Record, RecordError, parse_text
+
+__all__ = [
+    "EXIT_BAD_DATA",
+    "EXIT_USAGE",
+    "ReplayInputError",
+    "load_record",
+    "match_record_url",
+    "record_url",
+]
+
+EXIT_BAD_DATA = 1
+EXIT_USAGE = 2
+
+
+class ReplayInputError(Exception):
+    """A record could not be loaded; ``exit_code`` is 2 (usage) or 1 (bad data)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://"))
+
+
+def record_url(url: str) -> str:
+    """The ``log.jsonl`` URL of a match URL (given either one)."""
+    base = url.rstrip("/")
+    return base if base.endswith(".jsonl") else base + "/log.jsonl"
+
+
+def match_record_url(server_url: str, match_id: str) -> str:
+    """Where a server serves a match's record, from any URL of that server (its
+    WebSocket ``ws://HOST:PORT/v1/ws`` or HTTP base).
+
+    >>> match_record_url("ws://127.0.0.1:8765/v1/ws", "m-3")
+    'http://127.0.0.1:8765/v1/matches/m-3/log.jsonl'
+    """
+    parts = urlsplit(server_url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    return urlunsplit((scheme, parts.netloc, f"/v1/matches/{match_id}/log.jsonl", "", ""))
+
+
+def load_record(source: str, *, partial: bool = False, timeout: float = 10.0) -> Record:
+    """Read the record at ``source``, a file path or an ``http(s)://`` URL."""
+    text = _fetch(record_url(source), timeout) if is_url(source) else _read(source)
+    try:
+        return parse_text(text, source=source, partial=partial)
+    except RecordError as exc:
+        raise ReplayInputError(str(exc), EXIT_BAD_DATA) from None
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayInputError(f"{path}: no such file", EXIT_USAGE) from None
+    except UnicodeDecodeError:
+        raise ReplayInputError(
+            f"{path}: the record is corrupt: not UTF-8 text", EXIT_BAD_DATA
+        ) from None
+    except OSError as exc:
+        raise ReplayInputError(f"{path}: cannot read it ({exc.strerror})", EXIT_USAGE) from None
+
+
+def _fetch(url: str, timeout: float) -> str:
+    import httpx
+
+    try:
+        response = httpx.get(url, timeout=timeout)
+    except httpx.HTTPError as exc:
+        raise ReplayInputError(f"{url}: cannot reach the server ({exc})", EXIT_BAD_DATA) from None
+    if response.status_code == 404:
+        raise ReplayInputError(f"{url}: the server knows no such match (404)", EXIT_USAGE)
+    if response.status_code != 200:
+        raise ReplayInputError(
+            f"{url}: the server answered {response.status_code}: {response.text[:80]!r}",
+            EXIT_BAD_DATA,
+        )
+    return response.text

@@ -1,0 +1,63 @@
+"""``python -m sdk.review RECORD|URL --seat N --bot MODULE [--reference MODULE] [--html OUT]``
+
+Replays a game record and, at each decision of seat N, shows what the bot MODULE (and
+``bots.greedy`` as a reference) would have answered, the shanten and waits before and
+after the decision played, the unseen tiles (``--unseen``), and the decisions that cost
+the most (discards that dealt in, wins let go by, fallbacks). ``--html OUT`` also writes
+the review as one HTML page. Exit status: 0, 1 bad data, 2 usage (bad arguments, no such
+file, a URL the server does not know, a bot that cannot be loaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from sdk.arena.loader import BotLoadError
+from sdk.replay.source import EXIT_USAGE, ReplayInputError, load_record
+from sdk.review.report import print_review, review_html
+from sdk.review.reviewer import REFERENCE, review_record
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m sdk.review", description=__doc__.splitlines()[0])
+    p.add_argument("record", metavar="RECORD|URL", help="a record file or a server match URL")
+    p.add_argument("--seat", type=int, required=True, choices=range(4), help="the seat to review")
+    p.add_argument("--bot", required=True, help="the bot to ask: pkg.mod or pkg.mod:Name")
+    p.add_argument(
+        "--reference", default=REFERENCE, help="the reference bot (default: %(default)s)"
+    )
+    p.add_argument("--html", type=Path, metavar="OUT", help="also write the review as HTML")
+    p.add_argument("--unseen", action="store_true", help="list the unseen tiles at each decision")
+    p.add_argument("--width", type=int, default=None, help="output width (default: terminal)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        record = load_record(args.record)
+        review = review_record(record, args.seat, args.bot, args.reference)
+    except ReplayInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except BotLoadError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print_review(review, Console(width=args.width, highlight=False), unseen=args.unseen)
+    if args.html is not None:
+        try:
+            args.html.write_text(review_html(review), encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {args.html}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"wrote {args.html}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

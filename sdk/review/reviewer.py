@@ -1,0 +1,277 @@
+"""Reviewing one seat's decisions in a record: what a bot (and a reference) would have
+answered, the hand's shanten and waits before and after, the unseen tiles, and which
+decisions cost the most.
+
+The record is replayed on the referee (:class:`protocol.match.Match`, the recorded
+decisions in order) while the bots under review watch the seat's projected events
+through a :class:`~sdk.mirror.Mirror`, exactly as in play; at each of the seat's
+decisions they are asked, through the same budget policy
+(:func:`sdk.decide.decide_inline`), what they would answer. Their answers change
+nothing: the game goes on as recorded.
+
+Costs: a discard that dealt in costs what the seat paid for that win; a win let go by
+(R9) costs what that win would have paid the seat (scored by the referee's own scorer
+at that moment); a fallback (late, error, illegal...) is listed without a figure.
+
+>>> from protocol.match import Match
+>>> from sdk.records import Header, SeatInfo, build_record
+>>> m = Match.new(seed=1, hands=1)
+>>> rec = build_record(Header(1, 1, tuple(SeatInfo(s, s, "b") for s in range(4))), m.events, [])
+>>> review_record(rec, 0, "bots.random").decisions
+[]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from protocol.actions import WIN, Action, ActionKind
+from protocol.analysis import shanten_counts, waits_counts
+from protocol.events import Deal, Event, HandEnd, MatchEnd, Win, project
+from protocol.match import Match
+from protocol.tiles import KIND_COUNT, Tile
+from sdk.arena.loader import BotSource, load_bot
+from sdk.bot import Bot, DecisionRequest, MatchInfo
+from sdk.budget import DEFAULT_BUDGET, DecisionStats
+from sdk.decide import decide_inline
+from sdk.mirror import Mirror
+from sdk.records import Decision, Record
+from sdk.view import GameView
+
+__all__ = ["DecisionReview", "Review", "after_counts", "review_record"]
+
+REFERENCE = "bots.greedy"
+"""The reference bot every review also asks."""
+
+
+@dataclass(slots=True)
+class DecisionReview:
+    """One decision of the seat under review."""
+
+    decision: Decision
+    bot_answer: Action
+    reference_answer: Action
+    shanten_before: int
+    shanten_after: int
+    waits_before: list[Tile]
+    waits_after: list[Tile]
+    unseen: list[int]
+    """Unseen copies of each kind (the wall and the other hands), by the seat's view."""
+    cost: int | None = None
+    """Points this decision cost, when it can be told (see the module docstring)."""
+    note: str = ""
+
+    @property
+    def step(self) -> int:
+        return self.decision.after_event
+
+    @property
+    def hand(self) -> int:
+        return self.decision.hand
+
+    @property
+    def bot_agrees(self) -> bool:
+        return self.bot_answer is self.decision.applied
+
+    @property
+    def reference_agrees(self) -> bool:
+        return self.reference_answer is self.decision.applied
+
+
+@dataclass(slots=True)
+class Review:
+    """The review of ``seat``'s decisions in a record by ``bot`` (and ``reference``)."""
+
+    record: Record
+    seat: int
+    bot: str
+    reference: str
+    decisions: list[DecisionReview] = field(default_factory=list)
+
+    def costliest(self, n: int = 10) -> list[DecisionReview]:
+        """The decisions that cost the most points, then the other noted ones."""
+        noted = [d for d in self.decisions if d.cost is not None or d.note]
+        return sorted(noted, key=lambda d: (-(d.cost or 0), d.step))[:n]
+
+    def agreement(self) -> tuple[int, int, int]:
+        """(decisions, the bot's same answers, the reference's same answers)."""
+        return (
+            len(self.decisions),
+            sum(d.bot_agrees for d in self.decisions),
+            sum(d.reference_agrees for d in self.decisions),
+        )
+
+
+def _taken(action: Action) -> list[int]:
+    """The own concealed tiles an action takes out of the hand."""
+    kind, tile = action.kind, action.tile
+    if kind is ActionKind.DISCARD or kind is ActionKind.ADDED_KONG:
+        return [tile]  # type: ignore[list-item]
+    if kind is ActionKind.CONCEALED_KONG:
+        return [tile] * 4  # type: ignore[list-item]
+    if kind is ActionKind.CHOW:
+        return list(action.tiles)  # type: ignore[arg-type]
+    return []
+
+
+def after_counts(counts: Sequence[int], action: Action, claimed: int | None) -> list[int]:
+    """The concealed counts after ``action`` (a pung or kong on ``claimed`` takes two or
+    three copies of it).
+
+    >>> after_counts([2] + [0] * 33, Action.parse("discard 1m"), None)[0]
+    1
+    """
+    out = list(counts)
+    taken = _taken(action)
+    if action.kind is ActionKind.PUNG and claimed is not None:
+        taken = [claimed, claimed]
+    elif action.kind is ActionKind.KONG and claimed is not None:
+        taken = [claimed] * 3
+    for t in taken:
+        out[t] -= 1
+    return out
+
+
+_shanten = shanten_counts
+"""Every hand the reviewer measures holds 3n+1 or 3n+2 concealed tiles."""
+
+
+def _waits(counts: Sequence[int], meld_tiles: Sequence[int]) -> list[Tile]:
+    if sum(counts) % 3 != 1 or shanten_counts(counts) != 0:
+        return []
+    return [Tile(t) for t in waits_counts(counts, meld_tiles)]
+
+
+class _Watcher:
+    """The bots under review, following the seat's projected events."""
+
+    def __init__(self, record: Record, seat: int, bots: Sequence[Bot]) -> None:
+        self.seat = seat
+        self.bots = bots
+        self.mirror = Mirror(seat)
+        self.stats = [DecisionStats() for _ in bots]
+        timing = record.header.timing
+        for bot in bots:
+            bot.on_match_start(
+                MatchInfo(
+                    seat=seat, hands=record.header.hands, decision_seconds=timing.decision_seconds
+                )
+            )
+
+    def feed(self, event: Event) -> None:
+        seen = project(event, self.seat)
+        if seen is None:
+            return
+        self.mirror.apply(seen)
+        window = self.mirror.window
+        for bot in self.bots:
+            if bot.wants("on_event"):
+                bot.on_event(window, seen)
+            if type(seen) is Deal and seen.seat == (window.dealer + 3) % 4:
+                bot.on_hand_start(window)
+            elif type(seen) is HandEnd:
+                bot.on_hand_end(window, seen.result)
+            elif type(seen) is MatchEnd:
+                bot.on_match_end(window, tuple(seen.scores))
+
+    def ask(self, legal: tuple[Action, ...]) -> list[Action]:
+        window: GameView = self.mirror.window
+        answers = []
+        for bot, stats in zip(self.bots, self.stats, strict=True):
+            request = DecisionRequest(
+                legal, time.monotonic() + DEFAULT_BUDGET.reply_within, "", window.drawn_tile
+            )
+            answers.append(decide_inline(bot, window, request, stats))
+        return answers
+
+
+def review_record(
+    record: Record, seat: int, bot: BotSource, reference: BotSource = REFERENCE
+) -> Review:
+    """Review ``seat``'s decisions in ``record`` with ``bot`` and ``reference`` (module
+    specs as for the arena, or Bot classes/factories)."""
+    makers = [load_bot(bot), load_bot(reference)]
+    review = Review(record, seat, makers[0].label, makers[1].label)
+    watcher = _Watcher(record, seat, [m.make(record.header.seed) for m in makers])
+    h = record.header
+    match = Match.new(h.seed, h.hands, first_dealer=h.first_dealer)
+    fed = 0
+    for decision in record.decisions:
+        while fed < decision.after_event:
+            watcher.feed(record.events[fed])
+            fed += 1
+        if decision.seat == seat:
+            review.decisions.append(_review_one(match, watcher, decision))
+        match.apply(decision.seat, decision.applied)
+    _mark_deal_ins(review)
+    return review
+
+
+def _review_one(match: Match, watcher: _Watcher, decision: Decision) -> DecisionReview:
+    hand = match.current
+    seat = decision.seat
+    view = watcher.mirror.window
+    counts = list(view.counts)
+    meld_tiles = [t for m in view.melds() for t in m.tiles]
+    claimed = hand.public.pending_tile if hand.public.turn != seat else None
+    bot_answer, reference_answer = watcher.ask(decision.legal)
+    if decision.applied is WIN:
+        after, waits_after = -1, []
+    else:
+        rest = after_counts(counts, decision.applied, claimed)
+        after, waits_after = _shanten(rest), _waits(rest, meld_tiles)
+    item = DecisionReview(
+        decision,
+        bot_answer,
+        reference_answer,
+        _shanten(counts),
+        after,
+        _waits(counts, meld_tiles),
+        waits_after,
+        view.unseen_counts(),
+    )
+    if WIN in decision.legal and decision.applied is not WIN:
+        tile = hand.owns[seat].drawn if claimed is None else claimed
+        discarder = None if claimed is None else hand.public.turn
+        score = hand.scorer(hand.situation(seat, tile, discarder))  # type: ignore[arg-type]
+        item.cost = int(score.payments[seat])
+        item.note = f"let a win on {Tile(tile)} go by (worth {score.payments[seat]:+d})"  # type: ignore[arg-type]
+    elif decision.fallback:
+        item.note = f"fallback ({decision.outcome.value}): {decision.applied} was applied"
+    return item
+
+
+def _mark_deal_ins(review: Review) -> None:
+    """A discard right before a win on it by another seat dealt in."""
+    record, seat = review.record, review.seat
+    by_step = {d.step: d for d in review.decisions}
+    for i, event in enumerate(record.events):
+        if type(event) is Win and event.from_seat == seat:
+            discard_step = _discard_decision_step(record, seat, i)
+            item = by_step.get(discard_step) if discard_step is not None else None
+            if item is None:
+                continue
+            paid = next((-h.result.payments[seat] for h in record.hands if h.end_event > i), 0)
+            item.cost = paid
+            item.note = f"dealt in: {event.tile} won by seat {event.seat} (paid {paid})"
+
+
+def _discard_decision_step(record: Record, seat: int, win_index: int) -> int | None:
+    """The step of ``seat``'s last discard decision before event ``win_index``."""
+    steps = [
+        d.after_event
+        for d in record.decisions
+        if d.seat == seat and d.after_event < win_index and d.applied.kind is ActionKind.DISCARD
+    ]
+    return steps[-1] if steps else None
+
+
+def unseen_text(unseen: Sequence[int]) -> str:
+    """Unseen copies as ``1m×3 2m×4 ...`` (kinds with none left out).
+
+    >>> unseen_text([4, 0] + [0] * 32)
+    '1m×4'
+    """
+    return " ".join(f"{Tile(k)}×{n}" for k, n in zip(range(KIND_COUNT), unseen, strict=True) if n)

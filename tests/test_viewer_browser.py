@@ -1,0 +1,387 @@
+"""The replay viewer in a real headless browser (Debian's chromium driven by Selenium):
+opened from a file and from the server, stepped with the keyboard and the slider, its
+tiles checked against the referee's views, the tai items of a win shown, no console
+error, and the live page of a running match never showing a concealed tile.
+
+Skipped only when chromium is not installed outside CI (``.ci/run`` installs it); in CI
+(``CI=true``) a missing browser is a failure. A screenshot is saved under ``out/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from record_helpers import play_recorded
+
+from protocol.events import project
+from sdk.records import Header, Record, SeatInfo, build_record, parse_text, views_at
+from sdk.records.views import NOBODY
+from sdk.replay.html import render_html, viewer_data
+from sdk.server.config import ServerConfig
+from sdk.server.runner import ServerHandle, running_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "out"
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1000",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the browser tests: install {CHROMIUM} and {CHROMEDRIVER}")
+        pytest.skip("chromium and chromedriver are not installed (.ci/run installs them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="viewer-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def record() -> Record:
+    """The first seeded two-hand record with a win and a late decision to show."""
+    for seed in range(1, 200):
+        rec = play_recorded(seed, hands=2)
+        won = any(h.result.winner is not None for h in rec.hands)
+        if won and any(d.outcome.value == "late" for d in rec.decisions):
+            return rec
+    raise AssertionError("no seed up to 200 gives a win and a late decision")
+
+
+def _open(driver: Any, url: str) -> None:
+    driver.get(url)
+    _wait_ready(driver)
+
+
+def _wait_ready(driver: Any) -> None:
+    for _ in range(200):
+        if driver.execute_script("return !!document.body && document.body.dataset.ready === '1'"):
+            break
+        time.sleep(0.02)
+    assert driver.execute_script("return document.body.dataset.ready") == "1"
+
+
+def _step(driver: Any) -> int:
+    return int(driver.execute_script("return document.body.dataset.step"))
+
+
+def _press(driver: Any, key: str, times: int = 1) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    chain = ActionChains(driver)
+    for _ in range(times):
+        chain.send_keys(key)
+    chain.perform()
+
+
+def _slide(driver: Any, step: int) -> None:
+    driver.execute_script(
+        "const s = document.getElementById('slider');"
+        "s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
+        step,
+    )
+
+
+_TABLE_JS = """
+const tiles = (sel) => Array.from(document.querySelectorAll(sel)).map(
+  (t) => t.classList.contains('back') ? null : t.dataset.tile);
+return [0, 1, 2, 3].map((s) => ({
+  hand: tiles('#seat-' + s + ' .hand .tile'),
+  river: tiles('#seat-' + s + ' .river .tile'),
+  claimed: Array.from(document.querySelectorAll('#seat-' + s + ' .river .tile')).map(
+    (t) => t.classList.contains('claimed')),
+  melds: Array.from(document.querySelectorAll('#seat-' + s + ' .melds .meld')).map(
+    (m) => Array.from(m.querySelectorAll('.tile')).map((t) => t.dataset.tile || null)),
+}));
+"""
+
+
+def _shown(driver: Any) -> list[dict[str, Any]]:
+    return driver.execute_script(_TABLE_JS)
+
+
+def _errors(driver: Any) -> list[dict[str, Any]]:
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def _screenshot(driver: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    assert driver.save_screenshot(str(path)), "the screenshot could not be saved"
+    return path
+
+
+def _claimed_steps(record: Record) -> list[int]:
+    """Steps right after a discard was claimed."""
+    return [i + 1 for i, e in enumerate(record.events) if e.type in ("chow", "pung", "kong")]
+
+
+def _check_table(driver: Any, record: Record, step: int, seat: int | None = None) -> None:
+    """The page's tiles at ``step`` are those of the referee's views there."""
+    views = views_at(record, step)
+    shown = _shown(driver)
+    for s, view in enumerate(views):
+        if seat is None or s == seat:
+            assert sorted(shown[s]["hand"]) == sorted(str(t) for t in view.hand), (step, s)
+        else:
+            assert shown[s]["hand"] == [None] * view.public.concealed[s]
+        assert shown[s]["river"] == [str(t) for t in view.river(s)]
+        melds = view.melds(s) if seat in (None, s) else view.public.melds[s]
+        assert sorted(shown[s]["melds"]) == sorted([str(t) for t in m.tiles] for m in melds)
+    status = driver.find_element("id", "status").text
+    assert f"wall {views[0].wall_left} " in status
+
+
+def test_a_recorded_match_opens_from_a_file_and_steps(
+    browser: Any, record: Record, tmp_path: Path
+) -> None:
+    page = tmp_path / "replay.html"
+    page.write_text(render_html(record), encoding="utf-8")
+    _open(browser, page.as_uri())
+    last = record.steps - 1
+    assert _step(browser) == 0
+    _press(browser, "\ue014", 3)  # arrow right
+    assert _step(browser) == 3
+    _press(browser, "\ue012")  # arrow left
+    assert _step(browser) == 2
+    _press(browser, "\ue010")  # End
+    assert _step(browser) == last
+    _press(browser, "\ue012", 2)
+    assert _step(browser) == last - 2
+    _press(browser, "\ue011")  # Home
+    assert _step(browser) == 0
+    asked = sorted({d.after_event for d in record.decisions})
+    _press(browser, "n", 2)  # the next decision, twice
+    assert _step(browser) == asked[1]
+    _press(browser, "p")
+    assert _step(browser) == asked[0]
+    chosen = _claimed_steps(record)[0] + 3
+    _slide(browser, chosen)
+    assert _step(browser) == chosen
+    _check_table(browser, record, chosen)
+    claimed = _shown(browser)
+    assert any(any(s["claimed"]) for s in claimed), "a claimed discard is marked"
+    assert _errors(browser) == []
+
+
+def test_the_win_shows_its_tai_items_and_decisions_their_options(
+    browser: Any, record: Record, tmp_path: Path
+) -> None:
+    win = next(h for h in record.hands if h.result.winner is not None)
+    page = tmp_path / "replay.html"
+    page.write_text(render_html(record), encoding="utf-8")
+    _open(browser, f"{page.as_uri()}#step={win.end_event + 1}")
+    assert _step(browser) == win.end_event + 1
+    _check_table(browser, record, win.end_event + 1)
+    items = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#result tr.item')).map("
+        "(r) => [r.dataset.item, r.textContent]);"
+    )
+    score = win.result.score
+    assert [i for i, _ in items] == [i["id"] for i in score["items"]]
+    for (_, text), item in zip(items, score["items"], strict=True):
+        assert item["name"] in text and f"{item['tai']} 台" in text
+    assert (
+        f"{score['total_tai']} 台" in browser.find_element("css selector", "#result tr.total").text
+    )
+    _screenshot(browser, "viewer-win.png")
+    late = next(d for d in record.decisions if d.outcome.value == "late")
+    _slide(browser, late.after_event)
+    shown = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#decisions .decision')).map((d) => ["
+        "d.dataset.seat, d.querySelector('.badge').textContent, d.querySelectorAll('.opt').length,"
+        "d.querySelector('.opt.applied') && d.querySelector('.opt.applied').textContent]);"
+    )
+    assert [str(late.seat), "late", len(late.legal) + 1, str(late.applied)] in [
+        list(row) for row in shown
+    ]
+    assert _errors(browser) == []
+
+
+def test_one_seats_view_shows_no_other_concealed_tile(
+    browser: Any, record: Record, tmp_path: Path
+) -> None:
+    page = tmp_path / "seat2.html"
+    page.write_text(render_html(record, seat=2), encoding="utf-8")
+    _open(browser, page.as_uri())
+    chosen = _claimed_steps(record)[-1]
+    # the seat's page has no frame for another seat's hidden declines: find the frame
+    frames = viewer_data(record, seat=2)["frames"]
+    seen = [e for e in (project(ev, 2) for ev in record.events[:chosen]) if e is not None]
+    assert len(frames) > len(seen)
+    _slide(browser, len(seen))
+    _check_table(browser, record, chosen, seat=2)
+    assert _errors(browser) == []
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> Any:
+    config = ServerConfig(port=0, line_port=0, db_path=str(tmp_path / "league.db"))
+    async with running_server(config) as handle:
+        yield handle
+
+
+async def _create(http: httpx.AsyncClient, seed: int, hands: int, seats: list[dict]) -> dict:
+    response = await http.post("/v1/tables", json={"seed": seed, "hands": hands, "seats": seats})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+async def _finished(http: httpx.AsyncClient, table_id: str) -> None:
+    for _ in range(400):
+        status = (await http.get(f"/v1/tables/{table_id}")).json()
+        if status["status"] in ("finished", "aborted"):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{table_id} did not finish")
+
+
+def _embedded(page: str) -> dict[str, Any]:
+    blob = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S)
+    assert blob is not None
+    return json.loads(blob.group(1))
+
+
+async def test_the_server_serves_a_finished_match_to_the_browser(
+    browser: Any, server: ServerHandle
+) -> None:
+    builtin = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        created = await _create(http, 23, 1, builtin)
+        await _finished(http, created["table_id"])
+        text = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text
+        missing = await http.get("/v1/matches/nope/view")
+        bad_seat = await http.get(f"/v1/matches/{created['match_id']}/view?seat=7")
+    assert missing.status_code == 404 and bad_seat.status_code == 422
+    record = parse_text(text)
+    url = f"{server.url}/v1/matches/{created['match_id']}/view"
+    await asyncio.to_thread(_open, browser, url)
+    chosen = _claimed_steps(record)[0] + 1
+    _slide(browser, chosen)
+    _check_table(browser, record, chosen)
+    _press(browser, "n")  # the next decision: its options as the server recorded them
+    asked = next(d for d in record.decisions if d.after_event > chosen)
+    assert _step(browser) == asked.after_event
+    options = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#decisions .opt')).map((o) => o.textContent)"
+    )
+    same_time = [d for d in record.decisions if d.after_event == asked.after_event]
+    assert options == [str(a) for d in same_time for a in d.legal]
+    _press(browser, "\ue010")
+    assert _step(browser) == record.steps - 1
+    links = browser.find_elements("css selector", "#views a")
+    assert [a.text for a in links] == ["all hands", "seat 0", "seat 1", "seat 2", "seat 3"]
+    await asyncio.to_thread(links[2].click)
+    for _ in range(200):
+        if "/view?seat=1" in browser.current_url:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.to_thread(_wait_ready, browser)
+    assert "/view?seat=1#" in browser.current_url
+    _slide(browser, 0)
+    _press(browser, "\ue010")
+    seen = [e for e in (project(ev, 1) for ev in record.events) if e is not None]
+    assert _step(browser) == len(seen)
+    _check_table(browser, record, record.steps - 1, seat=1)
+    assert _errors(browser) == []
+
+
+async def test_the_live_view_of_a_running_match_shows_public_information_only(
+    browser: Any, server: ServerHandle
+) -> None:
+    """Seat 0 answers only when the test lets it, so the match runs while the test looks:
+    every page fetched meanwhile is the public projection of the referee's events so far,
+    with no concealed tile; once the match is over the page shows every hand."""
+    from bots.random import RandomBot
+    from sdk.transports.ws import run_ws
+
+    gate = asyncio.Semaphore(0)
+
+    class Gated(RandomBot):
+        async def choose(self, view: Any, request: Any) -> Any:
+            await gate.acquire()
+            return super().choose(view, request)
+
+    seats = [{"seat": 0, "bot_name": "gated", "transport": "ws"}] + [
+        {"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(1, 4)
+    ]
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        created = await _create(http, 41, 1, seats)
+        table = server.server.tables[created["table_id"]]
+        url = f"/v1/matches/{created['match_id']}/view"
+        player = asyncio.create_task(run_ws(Gated(seed=3), server.ws_url, created["tokens"]["0"]))
+        steps = []
+        for page_no in range(6):
+            page = (await http.get(url)).text
+            data = _embedded(page)
+            assert data["live"], "the match is held by seat 0 and cannot be over"
+            _check_public(data, list(table.match.events) if table.match is not None else [])
+            steps.append(len(data["frames"]))
+            if page_no == 3:
+                await asyncio.to_thread(_open, browser, server.url + url)
+                shown = browser.execute_script(
+                    "return document.querySelectorAll('.hand .tile:not(.back)').length"
+                )
+                assert shown == 0
+                assert _step(browser) == len(data["frames"]) - 1  # it follows the last step
+                _screenshot(browser, "viewer-live.png")
+            for _ in range(3):
+                gate.release()
+            await asyncio.sleep(0.1)
+        for _ in range(1000):
+            gate.release()
+        await player
+        await _finished(http, created["table_id"])
+        after = _embedded((await http.get(url)).text)
+    assert steps == sorted(steps) and steps[0] < steps[-1], "the live page followed the match"
+    assert not after["live"] and after["frames"][-1]["text"].startswith("the match is over")
+    assert all(s["hand"] is not None for s in after["seat_states"])  # shown after the end
+    assert _errors(browser) == []
+
+
+def _check_public(data: dict[str, Any], referee: list) -> None:
+    """The live page is exactly the spectator's projection of a prefix of the referee's
+    events: no seat's concealed tiles, no draw's tile, no decision."""
+    assert data["spectator"] and data["decisions"] == []
+    assert all(s["hand"] is None and s["drawn"] is None for s in data["seat_states"])
+    seen = [e for e in (project(ev, NOBODY) for ev in referee) if e is not None]
+    shown = len(data["frames"]) - 1
+    assert shown <= len(seen)
+    header = Header(0, 1, tuple(SeatInfo(s, s, n) for s, n in enumerate(data["names"])))
+    prefix = build_record(header, seen[:shown], ())
+    expected = viewer_data(prefix, spectator=True)
+    assert data["frames"] == expected["frames"]
+    assert data["seat_states"] == expected["seat_states"]
