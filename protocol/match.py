@@ -25,7 +25,7 @@ from protocol.events import Event, HandResult, MatchEnd, project_all
 from protocol.hand_state import HandOverError, HandState, Scorer
 from protocol.scoring import score_win
 from protocol.tiles import Tile
-from protocol.wall import hand_seed, shuffled_wall
+from protocol.wall import hand_seed, physical_wall, shuffled_wall
 
 __all__ = ["DEFAULT_HANDS", "Match", "hand_plan", "rotations"]
 
@@ -98,6 +98,11 @@ class Match:
     def wall(self, hand_no: int) -> tuple[int, ...]:
         """The wall of hand ``hand_no``: the same for every seat permutation."""
         return shuffled_wall(hand_seed(self.seed, hand_no))
+
+    def physical_wall(self, hand_no: int) -> tuple[int, ...]:
+        """The physical tiles (0..135, kind ``p // 4``) of hand ``hand_no``'s wall, for
+        the line protocol's tile ids (:func:`protocol.wall.physical_wall`)."""
+        return physical_wall(hand_seed(self.seed, hand_no))
 
     def _start_hand(self) -> HandState:
         dealer, round_wind = hand_plan(self.hand_no, self.first_dealer)

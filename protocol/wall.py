@@ -36,6 +36,7 @@ __all__ = [
     "build_wall",
     "check_wall",
     "hand_seed",
+    "physical_wall",
     "shuffled_wall",
 ]
 
@@ -59,6 +60,23 @@ class WallError(MahjongError):
 def shuffled_wall(seed: int) -> tuple[int, ...]:
     """The wall of ``seed``: the 136 tiles in tile order shuffled by ``random.Random(seed)``."""
     tiles = list(_ALL_TILES)
+    random.Random(seed).shuffle(tiles)
+    return tuple(tiles)
+
+
+def physical_wall(seed: int) -> tuple[int, ...]:
+    """The physical tiles of ``seed``'s wall, front first: numbers 0..135 where tile
+    ``p`` is copy ``p % 4`` of kind ``p // 4``. It is the same shuffle as
+    :func:`shuffled_wall` (``random.shuffle`` draws the same indices for any list of 136),
+    so the kinds are exactly that wall's; the copy of each tile is as random as its place,
+    which is what the line protocol's physical tile ids need.
+
+    >>> tuple(p // 4 for p in physical_wall(7)) == shuffled_wall(7)
+    True
+    >>> sorted(physical_wall(7)) == list(range(136))
+    True
+    """
+    tiles = list(range(TILE_COUNT))
     random.Random(seed).shuffle(tiles)
     return tuple(tiles)
 

@@ -15,13 +15,25 @@ DEALER = parse_tiles("123456789s EEE SSS W C")  # C is the 17th tile, the "drawn
 SEAT1 = parse_tiles("123m 456m 789m 123p 55p CC")  # wins on C (or 5p), may pung C
 
 
+def _numbered_in_place_order(wall: tuple[int, ...]) -> list[int]:
+    """A physical wall for a scripted one: copies numbered along the wall, so that the
+    expected ids below can be read off the deal."""
+    seen = [0] * len(Tile)
+    physical = []
+    for kind in wall:
+        physical.append(kind * 4 + seen[kind])
+        seen[kind] += 1
+    return physical
+
+
 def _table() -> tuple[HandState, LineTable, list[list[str]]]:
     pool = [k for k in Tile for _ in range(4)]
     for t in DEALER + SEAT1:
         pool.remove(t)
     hands = [DEALER, SEAT1, pool[:16], pool[16:32]]
-    hand = HandState.new(build_wall(0, hands), dealer=0)
-    table = LineTable()
+    wall = build_wall(0, hands)
+    hand = HandState.new(wall, dealer=0)
+    table = LineTable(lambda _: _numbered_in_place_order(wall))
     for seat in range(4):
         table.add_seat(seat, f"p{seat + 1}")
     received: list[list[str]] = [[], [], [], []]
@@ -39,7 +51,7 @@ def _play(hand: HandState, table: LineTable, seat: int, action: object) -> list[
     return received
 
 
-def test_the_deal_gives_each_seat_its_ids_in_order_of_appearance() -> None:
+def test_the_deal_gives_each_seat_the_ids_of_its_places_in_the_wall() -> None:
     _, _, received = _table()
     assert received[0][0] == "/initGame east east 1 1 0"
     assert received[0][1] == (

@@ -24,7 +24,10 @@ from sdk.bot import DecisionRequest
 from sdk.view import GameView
 
 _STEPS = {"<": "send", ">": "expect", "?": "legal", "!": "choose", "@": "event"}
-TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
+SHIPPED = Path(__file__).parents[1] / "protocol" / "line" / "conformance" / "transcripts"
+TRANSCRIPTS = sorted(
+    [*(Path(__file__).parent / "transcripts").glob("*.txt"), *SHIPPED.glob("*.txt")]
+)
 
 
 class MockReferee:

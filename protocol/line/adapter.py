@@ -41,7 +41,9 @@ default and report the reason).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+import random
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from protocol.actions import (
@@ -111,6 +113,7 @@ from protocol.wire.common import (
 
 __all__ = [
     "CLAIM_ASK_ORDER",
+    "REPLY_OF_ASK",
     "TURN_ASK_ORDER",
     "Decided",
     "LineActionError",
@@ -122,6 +125,7 @@ __all__ = [
     "NextAsk",
     "ReadyReply",
     "TileIdTracker",
+    "answerable",
 ]
 
 log = logging.getLogger(__name__)
@@ -158,8 +162,12 @@ class LineReplyError(LineError):
         super().__init__(f"{reason.value}: {message}" + (f" (line {line!r})" if line else ""))
 
 
-def _answerable(action: Action, ask: AskKind) -> bool:
-    """Whether ``action`` is written as the answer to ``ask`` (else the answer is /pass)."""
+def answerable(action: Action, ask: AskKind) -> bool:
+    """Whether ``action`` is written as the answer to ``ask`` (else the answer is /pass).
+
+    >>> answerable(PUNG, AskKind.PONG), answerable(PUNG, AskKind.EAT)
+    (True, False)
+    """
     kind = action.kind
     if ask is AskKind.HU:
         return kind is ActionKind.WIN
@@ -178,7 +186,7 @@ def _still_answerable(action: Action, ask: AskKind, claim: bool) -> bool:
     here = order.get(ask, 0)
     if action is PASS:
         return claim
-    return any(_answerable(action, a) for a, rank in order.items() if rank >= here)
+    return any(answerable(action, a) for a, rank in order.items() if rank >= here)
 
 
 # --- client ----------------------------------------------------------------------------
@@ -254,6 +262,15 @@ class LineClientAdapter:
         self._ask = None
         return self._answer(ask, action)
 
+    def watch_answer(self, action: Action) -> None:
+        """Note the answer a program gave to the last ``/ask`` when this adapter only
+        watches it (the conformance kit feeds it the referee's other lines): the passed
+        win and pung records (R9) then follow what the program did."""
+        view = self._need_view("an answer")
+        self._claim = view.public.phase == CLAIMS
+        if action is not PASS:
+            self._sent = action
+
     def lines_to_send(self) -> list[str]:
         """Lines the adapter wrote by itself (``/ready`` answers, follow-up asks), in
         order; drains the queue."""
@@ -300,7 +317,7 @@ class LineClientAdapter:
         return [self._request]
 
     def _answer(self, ask: AskKind, action: Action) -> str:
-        if not _answerable(action, ask):
+        if not answerable(action, ask):
             return "/pass"
         self._sent = action
         kind = action.kind
@@ -326,8 +343,9 @@ class LineClientAdapter:
 
     def _pick(self, kind: int, n: int, *, discard: bool = False) -> tuple[int, ...]:
         """``n`` ids of ``kind`` from the hand: for a discard the tile just drawn if it is
-        of that kind, else the lowest ids."""
-        ids = sorted(t for t in self.hand_ids if kind_of(t) == kind)
+        of that kind, else the ones held longest. Never chosen by copy digit: always
+        playing the lowest copy would tell the others which copies the hand still holds."""
+        ids = [t for t in self.hand_ids if kind_of(t) == kind]
         drawn = self._drawn_id
         if discard and drawn in ids:
             ids.remove(drawn)  # type: ignore[arg-type]
@@ -520,21 +538,52 @@ _CLIENT_HANDLERS = {
 class TileIdTracker:
     """The physical tile ids of one table's current hand (server side).
 
-    Copy numbers are given in order of appearance: the first 5m dealt or drawn in a hand
-    is ``150``, the next ``151``... so ids are unique and the same for every seat. Feed it
-    every referee event, unprojected, in order (:meth:`apply`); it returns the ids the
-    event's line names. When a line-protocol bot names the ids of its tiles, the seat
+    Each tile keeps one id from the deal to the end of the hand, the same for every
+    seat. Its copy digit belongs to the physical tile, never to the order in which the
+    copies appear (that would tell a program that lower copies are already out of the
+    wall):
+
+    * given ``walls`` (``walls(hand_no)``: the hand's physical wall, numbers 0..135 with
+      kind ``p // 4``, as :meth:`protocol.match.Match.physical_wall` gives), every tile
+      dealt or drawn gets the id of its place in the wall (the server does this, so the
+      ids follow from the match seed);
+    * without it, the copies of each kind are numbered in a random order drawn per hand
+      from ``seed`` (a fresh random seed if ``None``).
+
+    Feed it every referee event, unprojected, in order (:meth:`apply`); it returns the ids
+    the event's line names. When a line-protocol bot names the ids of its tiles, the seat
     calls :meth:`prefer` so that the echo and the hand use exactly those ids.
+
+    >>> from protocol.match import Match
+    >>> m = Match.new(5, 1)
+    >>> t = TileIdTracker(m.physical_wall)
+    >>> dealt = [t.apply(e) for e in m.events]
+    >>> dealt[1] == tuple(tile_id(p // 4, p % 4) for p in m.physical_wall(0)[:17])
+    True
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        walls: Callable[[int], Sequence[int]] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.walls = walls
+        self.seed = secrets.randbits(64) if seed is None else seed
         self.hands: list[list[int]] = [[], [], [], []]
         """Each seat's concealed tile ids."""
-        self._reset()
+        self.out: set[int] = set()
+        """The ids dealt or drawn so far this hand (no longer in the wall)."""
+        self._reset(0)
 
-    def _reset(self) -> None:
+    def _reset(self, hand_no: int) -> None:
         self.hands = [[], [], [], []]
-        self._next_copy = [0] * KIND_COUNT
+        self.out = set()
+        self._wall: list[int] = []
+        if self.walls is not None:
+            self._wall = [tile_id(p // 4, p % 4) for p in self.walls(hand_no)]
+        rng = random.Random(f"{self.seed}/{hand_no}")
+        self._copies = [rng.sample(range(4), 4) for _ in range(KIND_COUNT)]
+        self._front, self._back = 0, len(self._wall)
         self._drawn: list[int | None] = [None] * 4
         self._discard: int | None = None
         self._prefer: dict[int, tuple[int, ...]] = {}
@@ -543,18 +592,34 @@ class TileIdTracker:
         """Use these ids (if they fit) for ``seat``'s next discard, meld or kong."""
         self._prefer[seat] = tuple(ids)
 
-    def _new(self, kind: int) -> int:
-        copy = self._next_copy[kind]
-        if copy > 3:
-            raise LineStateError(f"a fifth {Tile(kind)} appeared; feed every event of the hand")
-        self._next_copy[kind] = copy + 1
-        return tile_id(kind, copy)
+    def _new(self, kind: int, *, back: bool = False) -> int:
+        """The id of the next tile of ``kind`` taken from the wall (its front, or its
+        back for a kong replacement)."""
+        if self._wall:
+            if self._front >= self._back:
+                raise LineStateError("the wall is empty; feed every event of the hand")
+            if back:
+                self._back -= 1
+                tid = self._wall[self._back]
+            else:
+                tid = self._wall[self._front]
+                self._front += 1
+            if kind_of(tid) != kind:
+                raise LineStateError(f"the wall has {kind_of(tid)} where {Tile(kind)} was drawn")
+        else:
+            copies = self._copies[kind]
+            if not copies:
+                raise LineStateError(f"a fifth {Tile(kind)} appeared; feed every event")
+            tid = tile_id(kind, copies.pop())
+        self.out.add(tid)
+        return tid
 
     def _take(self, seat: int, kind: int, n: int) -> list[int]:
         hand = self.hands[seat]
         first = [*self._prefer.get(seat, ()), self._drawn[seat]]
         ids = [t for t in first if t in hand and kind_of(t) == kind]
-        ids += sorted(t for t in hand if kind_of(t) == kind and t not in ids)
+        ids += [t for t in hand if kind_of(t) == kind and t not in ids]  # held longest first:
+        # never by copy digit, which would tell the others which copies the hand keeps
         if len(ids) < n:
             raise LineStateError(f"seat {seat} holds {len(ids)} of {Tile(kind)}, not {n}")
         for t in ids[:n]:
@@ -570,7 +635,7 @@ class TileIdTracker:
         return ids
 
     def _hand_start(self, ev: HandStart) -> tuple[int, ...]:
-        self._reset()
+        self._reset(ev.hand)
         return ()
 
     def _deal(self, ev: Deal) -> tuple[int, ...]:
@@ -583,7 +648,7 @@ class TileIdTracker:
     def _draw(self, ev: Draw) -> tuple[int, ...]:
         if ev.tile is None:
             raise LineStateError("TileIdTracker needs the referee's full events, not a projection")
-        tid = self._new(ev.tile)
+        tid = self._new(ev.tile, back=ev.replacement)
         self.hands[ev.seat].append(tid)
         self._drawn[ev.seat] = tid
         return (tid,)
@@ -770,7 +835,7 @@ class LineServerSeat:
     def _read(self, ask: AskKind, msg: object) -> Action | None:
         if isinstance(msg, PassReply):
             return None
-        expected = _REPLY_OF_ASK[ask]
+        expected = REPLY_OF_ASK[ask]
         if not isinstance(msg, expected):
             raise LineReplyError(RejectReason.NOT_LEGAL, f"{msg} does not answer /ask {ask}")
         ids = _reply_ids(msg)
@@ -818,7 +883,7 @@ _GONG_OF = {
     AddedKong: GongKind.ADDED,
     ConcealedKong: GongKind.CONCEALED,
 }
-_REPLY_OF_ASK: dict[AskKind, type] = {
+REPLY_OF_ASK: dict[AskKind, type] = {
     AskKind.HU: HuReply,
     AskKind.GONG: GongReply,
     AskKind.PONG: PongReply,
@@ -832,11 +897,17 @@ class LineTable:
 
     Feed every referee event of the table, unprojected, to :meth:`feed` (also for tables
     where only some seats speak the line protocol): it returns the lines to write to
-    each line-protocol seat.
+    each line-protocol seat. ``walls`` and ``seed`` choose the tile ids
+    (:class:`TileIdTracker`): a server passes its match's
+    :meth:`~protocol.match.Match.physical_wall`.
     """
 
-    def __init__(self) -> None:
-        self.tracker = TileIdTracker()
+    def __init__(
+        self,
+        walls: Callable[[int], Sequence[int]] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.tracker = TileIdTracker(walls, seed)
         self.seats: dict[int, LineServerSeat] = {}
 
     def add_seat(self, seat: int, name: str) -> LineServerSeat:

@@ -103,8 +103,15 @@ def _mark_overridden(decisions: list[Decision], events: Sequence[Event]) -> Iter
         if d.outcome is Outcome.OK and d.applied.kind in _CLAIM_KINDS:
             taker = _taker(events, d.after_event)
             if taker is None or taker[0] != d.seat or taker[1] is not d.applied.kind:
-                d = _replace_outcome(d, Outcome.OVERRIDDEN)
+                d = _replace_outcome(d, Outcome.OVERRIDDEN, _lost_to(taker))
         yield d
+
+
+def _lost_to(taker: tuple[int, ActionKind] | None) -> str:
+    """The reason of an overridden claim, as the server's table writes it."""
+    if taker is None:
+        return "lost to a higher claim (R5)"
+    return f"lost to seat {taker[0]}'s {taker[1].value} (R5)"
 
 
 def _taker(events: Sequence[Event], start: int) -> tuple[int, ActionKind] | None:
@@ -117,7 +124,7 @@ def _taker(events: Sequence[Event], start: int) -> tuple[int, ActionKind] | None
     return None
 
 
-def _replace_outcome(d: Decision, outcome: Outcome) -> Decision:
+def _replace_outcome(d: Decision, outcome: Outcome, reason: str = "") -> Decision:
     return Decision(
         d.hand,
         d.seat,
@@ -129,7 +136,7 @@ def _replace_outcome(d: Decision, outcome: Outcome) -> Decision:
         d.ms,
         d.request_id,
         d.raw,
-        d.reason,
+        d.reason or reason,
         d.sent_at,
         d.replied_at,
     )

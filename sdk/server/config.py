@@ -80,4 +80,11 @@ class ServerConfig:
     max_outbox: int = 10000
     """Frames queued for a client that does not read; beyond, it is disconnected."""
     subprocess_grace: float = 2.0
-    """Seconds a program gets to exit after ``/exit`` before it is killed."""
+    """Seconds a program gets to exit after ``/exit`` before its process group is killed."""
+    program_log_dir: str | None = None
+    """Where started programs' standard error goes, one file per match and seat
+    (``None``: ``program-logs`` next to the database, or in the temporary directory)."""
+    program_stderr_bytes: int = 1 << 20
+    """Bytes of a started program's standard error kept in its file."""
+    startup_lines: int = 10000
+    """Lines a program may print before its first ``/ask`` (start-up noise, ignored)."""

@@ -12,12 +12,15 @@ import logging
 import os
 import secrets
 import shlex
+import tempfile
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from protocol.line.adapter import LineTable
+from protocol.wall import hand_seed, physical_wall
 from protocol.wire.common import ErrorCode
 from protocol.wire.messages import MatchConfig, Timing
 from protocol.wire.rest import (
@@ -75,6 +78,20 @@ class _SeatPlan:
     kind: str  # ws | line | cmd | house
     command: list[str] | None = None
     channel: LineChannel | None = None
+
+
+def program_log_dir(config: ServerConfig) -> Path:
+    """Where started programs' standard error files go (``config.program_log_dir``, else
+    ``program-logs`` next to the database, or in the temporary directory).
+
+    >>> program_log_dir(ServerConfig(db_path="/srv/league.db"))
+    PosixPath('/srv/program-logs')
+    """
+    if config.program_log_dir is not None:
+        return Path(config.program_log_dir)
+    if config.db_path == ":memory:":
+        return Path(tempfile.gettempdir()) / "taimahjong-program-logs"
+    return Path(config.db_path).resolve().parent / "program-logs"
 
 
 def parse_seat_spec(spec: str) -> Entrant:
@@ -159,7 +176,9 @@ class TournamentServer:
         match_config = MatchConfig(
             rules=spec.rules, hands=spec.hands, first_dealer=spec.first_dealer, timing=timing
         )
-        line_table = LineTable() if any(p.kind in ("line", "cmd") for p in plans) else None
+        line_table = None
+        if any(p.kind in ("line", "cmd") for p in plans):  # physical tile ids from the seed
+            line_table = LineTable(lambda k, seed=spec.seed: physical_wall(hand_seed(seed, k)))
         decision = spec.decision_ms / 1000
         budget = Budget(decision=decision, safety_margin=min(0.2, decision / 4))
         seats: list[Seat] = []
@@ -176,8 +195,11 @@ class TournamentServer:
                 spawn = None
                 if plan.command is not None:
                     command, label = plan.command, f"seat {plan.seat} ({plan.name})"
+                    stderr = program_log_dir(config) / f"{spec.match_id}-seat{plan.seat}.stderr"
 
-                    def spawn(command: list[str] = command, label: str = label) -> Any:
+                    def spawn(
+                        command: list[str] = command, label: str = label, stderr_path: Path = stderr
+                    ) -> Any:
                         return spawn_program(
                             command,
                             label,
@@ -186,6 +208,9 @@ class TournamentServer:
                             burst=config.rate_burst,
                             flood_seconds=config.flood_seconds,
                             grace=config.subprocess_grace,
+                            stderr_path=stderr_path,
+                            stderr_bytes=config.program_stderr_bytes,
+                            startup_lines=config.startup_lines,
                         )
 
                 seat = LineSeat(

@@ -5,6 +5,18 @@ Reading is metered: lines longer than the limit end the connection
 (:class:`LineTooLongError`), and a program that sends lines faster than the rate is
 slowed down, then cut off (:class:`~sdk.server.security.TokenBucket`). Writing never
 blocks the table: a peer that stops reading until too much is queued is disconnected.
+
+Programs the server starts (:func:`spawn_program`) get the care programs built from
+public tournament code need:
+
+* **start-up noise**: lines a program prints before its first ``/ask`` (up to
+  ``startup_lines``) are not metered as a flood; the seat logs and ignores them;
+* **standard error** goes to a per-seat file capped at ``stderr_bytes`` (the rest is
+  read and dropped, so the program never blocks on a full pipe), never to the server's
+  own log;
+* **process group**: the program runs in a session of its own, and at the end of its
+  match the whole group is killed after ``grace`` seconds, so a program that busy-loops
+  after its standard input closes, or leaves a child behind, does not outlive the match.
 """
 
 from __future__ import annotations
@@ -12,7 +24,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import signal
 from collections.abc import Sequence
+from pathlib import Path
 
 from sdk.server.security import TokenBucket
 
@@ -22,6 +37,10 @@ log = logging.getLogger("sdk.server.linechan")
 
 _MAX_WRITE_BUFFER = 1 << 20
 """Bytes queued for a peer that does not read before it is disconnected."""
+STARTUP_LINES = 10000
+"""Lines a program may print before its first ``/ask`` without being metered."""
+STDERR_BYTES = 1 << 20
+"""Bytes of a started program's standard error kept in its file."""
 
 
 class LineTooLongError(Exception):
@@ -43,12 +62,20 @@ class LineChannel:
         flood_seconds: float = 2.0,
         process: asyncio.subprocess.Process | None = None,
         grace: float = 2.0,
+        startup_lines: int = STARTUP_LINES,
     ) -> None:
         self.reader, self.writer, self.label = reader, writer, label
         self.process = process
         self.grace = grace
         self.closed = False
+        self.starting = True
+        """Until the first ``/ask`` is written: the program's lines are start-up noise."""
+        self.startup_lines = startup_lines
+        self.noise = 0
+        """Lines read while :attr:`starting`."""
         self._bucket = TokenBucket(rate, burst, asyncio.get_running_loop().time(), flood_seconds)
+        self.stderr_task: asyncio.Task[None] | None = None
+        """Copies a started program's standard error to its file."""
 
     def write_lines(self, lines: Sequence[str]) -> None:
         """Queue ``lines`` (each ended by ``\\n``); never blocks."""
@@ -70,6 +97,10 @@ class LineChannel:
         if n:
             self._bucket.grant(n)
 
+    def end_startup(self) -> None:
+        """The first ``/ask`` was written: from now on every line is metered."""
+        self.starting = False
+
     async def read_line(self) -> str | None:
         """The next line (without its end), or ``None`` at the end of the stream.
         Raises :class:`LineTooLongError` for an over-long line or a flood."""
@@ -83,6 +114,13 @@ class LineChannel:
             return None
         if not data:
             return None
+        if self.starting:  # start-up noise is not a flood, up to a bound
+            self.noise += 1
+            if self.noise > self.startup_lines:
+                raise LineTooLongError(
+                    f"{self.label} printed over {self.startup_lines} lines before its first /ask"
+                )
+            return data.decode("ascii", "replace").rstrip("\r\n")
         loop = asyncio.get_running_loop()
         delay = self._bucket.take(loop.time())
         if self._bucket.flooding:
@@ -105,14 +143,47 @@ class LineChannel:
             with contextlib.suppress(ConnectionError, RuntimeError, TimeoutError):
                 await asyncio.wait_for(self.writer.wait_closed(), self.grace)
         process = self.process
-        if process is not None and process.returncode is None:
-            try:
+        if process is None:
+            return
+        try:
+            if process.returncode is None:
                 await asyncio.wait_for(process.wait(), self.grace)
-            except TimeoutError:
-                log.warning("%s did not exit after the match; killing it", self.label)
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                await process.wait()
+        except TimeoutError:
+            log.warning("%s did not exit after the match; killing it", self.label)
+        finally:  # also when the server shuts down and cancels the wait
+            _kill_group(process.pid)  # the program, and whatever it left behind
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+        await process.wait()
+        if self.stderr_task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.stderr_task, self.grace)
+
+
+def _kill_group(pgid: int) -> None:
+    """SIGKILL every process of group ``pgid`` (a program started in its own session)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+async def _capture(stream: asyncio.StreamReader, path: Path, cap: int, label: str) -> None:
+    """Copy ``stream`` to ``path`` up to ``cap`` bytes; read and drop the rest (so the
+    program never blocks writing its standard error)."""
+    kept = 0
+    try:
+        with path.open("wb") as out:
+            while data := await stream.read(65536):
+                if kept < cap:
+                    out.write(data[: cap - kept])
+                    out.flush()
+                    kept += len(data[: cap - kept])
+                    if kept >= cap:
+                        out.write(b"\n[standard error cut at %d bytes]\n" % cap)
+                        log.info("%s: standard error over %d bytes; the rest dropped", label, cap)
+    except OSError as exc:
+        log.warning("%s: cannot keep standard error in %s: %s", label, path, exc)
+        while await stream.read(65536):
+            pass
 
 
 async def spawn_program(
@@ -124,17 +195,24 @@ async def spawn_program(
     burst: int,
     flood_seconds: float,
     grace: float,
+    stderr_path: str | Path | None = None,
+    stderr_bytes: int = STDERR_BYTES,
+    startup_lines: int = STARTUP_LINES,
 ) -> LineChannel:
-    """Start ``command`` with pipes on stdin/stdout (stderr goes to the server's) and
-    wrap them in a :class:`LineChannel`. Raises :class:`OSError` if it cannot start."""
+    """Start ``command`` in a process group of its own, with pipes on stdin/stdout, its
+    standard error kept in ``stderr_path`` (at most ``stderr_bytes``; ``None``: dropped),
+    and wrap it in a :class:`LineChannel`. Raises :class:`OSError` if it cannot start."""
     process = await asyncio.create_subprocess_exec(
         *command,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
         limit=limit,
+        start_new_session=True,
     )
     assert process.stdout is not None and process.stdin is not None
-    return LineChannel(
+    assert process.stderr is not None
+    channel = LineChannel(
         process.stdout,
         process.stdin,
         label,
@@ -143,4 +221,13 @@ async def spawn_program(
         flood_seconds=flood_seconds,
         process=process,
         grace=grace,
+        startup_lines=startup_lines,
     )
+    path = Path(os.devnull) if stderr_path is None else Path(stderr_path)
+    if stderr_path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    task = asyncio.get_running_loop().create_task(
+        _capture(process.stderr, path, stderr_bytes, label), name=f"{label} stderr"
+    )
+    channel.stderr_task = task
+    return channel

@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from protocol.actions import Action
+from protocol.claim_tiers import ClaimTiers
 from protocol.events import event_from_json
 from protocol.match import Match
+from protocol.view import CLAIMS
 from sdk.records import (
     FALLBACKS,
     Decision,
@@ -42,7 +44,8 @@ def record_of(stored: StoredMatch) -> Record:
     decision_seconds = float(config.get("timing", {}).get("decision_ms", 3000)) / 1000
     first_dealer = int(config.get("first_dealer", 0))
     events = [event_from_json(e) for e in stored.events]
-    decisions = _decisions(stored.decisions, row.seed, row.hands, first_dealer)
+    tiered = {int(s["seat"]) for s in config.get("seats", []) if s.get("transport") == "line"}
+    decisions = _decisions(stored.decisions, row.seed, row.hands, first_dealer, tiered)
     sent = [d["sent_at"] for d in stored.decisions if d.get("sent_at") is not None]
     replied = [d["replied_at"] for d in stored.decisions if d.get("replied_at") is not None]
     header = Header(
@@ -61,18 +64,37 @@ def record_of(stored: StoredMatch) -> Record:
 
 
 def _decisions(
-    stored: list[dict[str, Any]], seed: int, hands: int, first_dealer: int
+    stored: list[dict[str, Any]], seed: int, hands: int, first_dealer: int, tiered: set[int]
 ) -> list[Decision]:
-    """The stored decision records with their legal actions (replayed on the referee)."""
+    """The stored decision records with their legal actions (replayed on the referee).
+    Claim windows are replayed as the table asked them (:mod:`protocol.claim_tiers`:
+    the ``tiered`` seats one tier at a time, so a seat may have a record per tier and
+    none for a tier it was never asked)."""
     match = Match.new(seed, hands, first_dealer=first_dealer)
     out = []
+    tiers: ClaimTiers | None = None
+    offered: dict[int, tuple[Action, ...]] = {}
     for data in stored:
         seat = int(data["seat"])
         applied = Action.from_json(data["applied"])
-        legal = match.pending().get(seat, ())
+        if tiers is None and not match.is_over and match.current.public.phase == CLAIMS:
+            tiers = ClaimTiers(match.pending(), tiered)
+            offered = dict(tiers.asks())
+        if tiers is None:
+            legal = match.pending().get(seat, ())
+            out.append(_decision(data, seat, legal, applied))
+            if not match.is_over and seat in match.pending():
+                match.apply(seat, applied)
+            continue
+        legal = offered.pop(seat, ())
         out.append(_decision(data, seat, legal, applied))
-        if not match.is_over and seat in match.pending():
-            match.apply(seat, applied)
+        if applied in legal:
+            tiers.answer(seat, applied)
+            offered.update(tiers.asks())
+        if tiers.done:
+            for s, action in tiers.decisions().items():
+                match.apply(s, action)
+            tiers = None
     return out
 
 

@@ -8,7 +8,9 @@ when the reply arrived (Unix seconds, from one clock), the raw reply as received
 * ``late``: no usable reply before the deadline (or one after it);
 * ``illegal``: an action that was not legal (wrong id, wrong tiles, wrong ask);
 * ``malformed``: a reply that could not be read;
-* ``disconnected``: the seat was not connected, so the default was applied.
+* ``disconnected``: the seat was not connected, so the default was applied;
+* ``overridden``: a claim the seat answered in time but that lost to a higher claim
+  (R5); ``applied`` is the claim the seat answered, which the referee made void.
 
 :class:`Outcome` is defined once for the whole SDK in :mod:`sdk.records.outcome`
 (with ``overridden`` for a claim that lost to a higher one, and the in-process ``error``).

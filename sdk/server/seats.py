@@ -42,6 +42,10 @@ __all__ = ["Ask", "FrameSink", "HouseSeat", "LineSeat", "Seat", "TableContext", 
 
 log = logging.getLogger("sdk.server.seats")
 
+_LOGGED_STRAYS = 20
+"""Lines outside any ask logged per line seat (start-up noise, strays); the rest are
+counted and dropped."""
+
 
 @dataclass(frozen=True, slots=True)
 class Ask:
@@ -321,6 +325,7 @@ class LineSeat(Seat):
         self._ready = False
         self._closed = False
         self._raw: list[str] = []
+        self._strays = 0
         self._reader: asyncio.Task[None] | None = None
 
     @property
@@ -378,9 +383,12 @@ class LineSeat(Seat):
 
     def write(self, lines: Sequence[str]) -> None:
         """Send lines the table produced for this seat."""
-        if lines and self.channel is not None:
-            self.channel.write_lines(lines)
-            self.channel.grant(sum(1 for line in lines if line.startswith(("/ask", "/ready"))))
+        channel = self.channel
+        if lines and channel is not None:
+            channel.write_lines(lines)
+            channel.grant(sum(1 for line in lines if line.startswith(("/ask", "/ready"))))
+            if channel.starting and any(line.startswith("/ask") for line in lines):
+                channel.end_startup()
 
     def on_line(self, line: str, now: float) -> None:
         """One line from the program."""
@@ -395,7 +403,7 @@ class LineSeat(Seat):
             step = self.line_seat.receive_line(line)
         except LineReplyError as exc:
             if asked is None:
-                log.info("seat %d (%s): ignored line %r: %s", self.seat, self.name, line, exc)
+                self._ignored(line, exc)
             else:
                 self._refuse_pending(outcome_of(exc.reason), str(exc), now)
             return
@@ -409,6 +417,17 @@ class LineSeat(Seat):
             raw = "\n".join(self._raw)
             self._raw = []
             self._settle(step.action, Outcome.OK, "", raw, now)
+
+    def _ignored(self, line: str, exc: LineReplyError) -> None:
+        """A line outside any ask: start-up noise, or a stray line; logged (the first
+        few of them) and dropped."""
+        self._strays += 1
+        channel = self.channel
+        what = "start-up noise" if channel is not None and channel.starting else "ignored line"
+        if self._strays <= _LOGGED_STRAYS:
+            log.info("seat %d (%s): %s %r: %s", self.seat, self.name, what, line[:200], exc)
+        elif self._strays == _LOGGED_STRAYS + 1:
+            log.info("seat %d (%s): more ignored lines, not logged", self.seat, self.name)
 
     def _refuse_pending(self, outcome: Outcome, reason: str, at: float | None) -> None:
         asked = self._asked

@@ -1,9 +1,13 @@
 """One table: an asyncio task that drives a :class:`~protocol.match.Match` with four
 :class:`~sdk.server.seats.Seat` objects, enforces the R17 clock and records everything.
 
-The loop is the referee's own: ask every seat in ``match.pending()`` (on a discard the
-eligible seats are asked together; the referee resolves their claims once all are in),
-wait for the next settled decision, apply it, show the new events to every seat. The
+The loop is the referee's own: ask every seat in ``match.pending()``, wait for the next
+settled decision, apply it, show the new events to every seat. On a discard the claims
+go through :class:`~protocol.claim_tiers.ClaimTiers`: line-protocol seats are asked
+tier by tier (win, then kong/pung, then chow, as the public referee asks, so their
+answered claim always applies), the other seats everything at once; once the outcome is
+known the table applies one full decision per claim seat in priority order, and a claim
+that lost to a higher one is recorded as ``overridden``. The
 clock is one timer per request at the seat's deadline; a seat that misses it gets the
 R17 default. Each decision is kept as a :class:`~sdk.server.records.DecisionRecord`, and
 each hand is written to the store when it ends, with its records.
@@ -19,14 +23,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from protocol.actions import PASS
+from protocol.claim_tiers import ClaimTiers
 from protocol.events import Event, HandEnd
 from protocol.line.adapter import LineTable
 from protocol.match import Match
+from protocol.view import CLAIMS
 from protocol.wire.rest import SeatStatus, TableStatus
-from sdk.server.records import Clock, DecisionRecord
+from sdk.server.records import Clock, DecisionRecord, Outcome
 from sdk.server.seats import Ask, LineSeat, Seat
 from sdk.server.store import MatchRow, Store
 
@@ -107,6 +113,11 @@ class Table:
         self._unapplied: set[int] = set()
         """Seats asked whose decision has not been applied yet (settled ones wait in
         the queue): never asked twice for one decision."""
+        self.tiered: frozenset[int] = frozenset(self._line_seats)
+        """Seats asked for claims one tier at a time (see the module doc)."""
+        self._tiers: ClaimTiers | None = None
+        self._held: list[DecisionRecord] = []
+        """Claim answers of the open claim window, recorded once it is resolved."""
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._settled: asyncio.Queue[tuple[int, DecisionRecord]] = asyncio.Queue()
         self._changed = asyncio.Event()
@@ -185,15 +196,44 @@ class Table:
             self._ask(match)
             seat, record = await settled.get()
             self._unapplied.discard(seat)
-            self.records.append(record)
             self.decisions += 1
-            self._broadcast(match.apply(seat, record.applied))
+            tiers = self._tiers
+            if tiers is None:
+                self.records.append(record)
+                self._broadcast(match.apply(seat, record.applied))
+                continue
+            tiers.answer(seat, record.applied)
+            self._held.append(record)
+            if tiers.done:
+                self._resolve_claims(match, tiers)
+
+    def _resolve_claims(self, match: Match, tiers: ClaimTiers) -> None:
+        """Record the claim window's answers (the losing claims as overridden) and apply
+        one decision per claim seat, in priority order."""
+        self._tiers = None
+        lost = tiers.overridden()
+        decisions = tiers.decisions()
+        for record in self._held:
+            taker = lost.get(record.seat)
+            if taker is not None and record.applied == decisions[record.seat]:
+                reason = f"lost to seat {taker}'s {decisions[taker].kind.value} (R5)"
+                record = replace(record, outcome=Outcome.OVERRIDDEN, reason=reason)
+            self.records.append(record)
+        self._held = []
+        events: list[Event] = []
+        for seat, action in decisions.items():
+            events.extend(match.apply(seat, action))
+        self._broadcast(events)
 
     def _ask(self, match: Match) -> None:
         pending = match.pending()
-        if len(pending) == len(self._unapplied):
-            return
         hand = match.current
+        if self._tiers is None and hand.public.phase == CLAIMS:
+            self._tiers = ClaimTiers(pending, self.tiered)
+        if self._tiers is not None:
+            pending = self._tiers.asks()
+        elif len(pending) == len(self._unapplied):
+            return
         now = Clock.now()
         loop = asyncio.get_running_loop()
         for seat_no, legal in pending.items():
@@ -266,6 +306,8 @@ class Table:
             self.state = "aborted" if status == "aborted" else status
             return
         tail = match.events[self._logged :]
+        self.records.extend(self._held)  # answers of a claim window the end cut short
+        self._held = []
         if status == "aborted" and (tail or self.records):
             self._write_hand(tail, match.scores)
             tail = []

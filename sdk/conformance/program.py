@@ -1,0 +1,211 @@
+"""Play scripted referee transcripts against any line-protocol program and check it.
+
+The program is started with pipes on its standard input and output (as the official
+wrapper runs it); its standard error is left alone. Each transcript's referee lines are
+written one by one; at every ``/ask`` and ``/ready`` one reply is read (within the time
+limit plus a margin) and checked by :class:`~protocol.line.conformance.ProgramChecker`.
+Lines the program prints before its first ask are start-up noise (counted, not faults);
+a line it prints when no reply is due afterwards is a fault.
+
+When the program answers differently from the script (another tile to throw, another
+pair to chow with), the referee's echo of that move is rewritten with the program's
+ids; when it takes another kind of decision (passes where the script claims), the rest
+of the transcript no longer applies and it stops there: a divergence, not a fault.
+After a faulty reply the script goes on as written, its move standing in for the R17
+default a referee would apply and echo.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from protocol.line.conformance import Fault, ProgramChecker, Transcript
+
+__all__ = ["ProgramRun", "StepReport", "run_transcript"]
+
+_MARGIN = 1.0
+"""Seconds past the limit a reply is still waited for (then it is reported late)."""
+
+
+@dataclass(slots=True)
+class StepReport:
+    """One ask and the program's reply."""
+
+    ask: str
+    reply: str | None
+    seconds: float
+    fault: Fault | None
+
+
+@dataclass(slots=True)
+class ProgramRun:
+    """What happened when one transcript was played."""
+
+    name: str
+    steps: list[StepReport] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    noise: int = 0
+    diverged: str = ""
+    error: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not self.faults and not self.error
+
+
+class _Program:
+    """A started program: lines in, lines out through a reader thread."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self.proc = subprocess.Popen(
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="ascii",
+            errors="replace",
+            bufsize=1,
+            start_new_session=True,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\r\n"))
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+    def read(self, timeout: float) -> str | None:
+        try:
+            return self.lines.get(timeout=max(timeout, 0.0))
+        except queue.Empty:
+            return None
+
+    def pending(self) -> list[str]:
+        out = []
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return out
+            if line is not None:
+                out.append(line)
+
+    def stop(self) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=1.0)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)  # the program and its children
+        self.proc.wait()
+
+
+def run_transcript(command: Sequence[str], transcript: Transcript, limit: float) -> ProgramRun:
+    """Start ``command``, play ``transcript`` to it and check every reply."""
+    run = ProgramRun(transcript.name)
+    try:
+        program = _Program(command)
+    except OSError as exc:
+        run.error = f"cannot start {command[0]!r}: {exc}"
+        return run
+    try:
+        _play(program, transcript, limit, run)
+    finally:
+        program.stop()
+    return run
+
+
+def _play(program: _Program, transcript: Transcript, limit: float, run: ProgramRun) -> None:
+    checker = ProgramChecker(limit)
+    steps = list(transcript.steps)
+    asked = False
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        i += 1
+        if step.kind != "<":
+            continue
+        line = step.text
+        try:
+            due = checker.referee_line(line)
+        except Exception as exc:  # the script no longer fits what the program did
+            run.diverged = f"line {step.line_no} {line!r} no longer fits the game: {exc}"
+            return
+        extra = program.pending()
+        if extra:
+            if asked:
+                for text in extra:
+                    run.faults.append(Fault("unsolicited", text, "no reply was due"))
+            else:
+                run.noise += len(extra)
+        program.send(line)
+        if not due:
+            continue
+        asked = asked or line.startswith("/ask")
+        wait = (limit if asked else checker.startup_limit) + _MARGIN
+        start = time.monotonic()
+        reply = program.read(wait)
+        while reply is not None and not asked and not reply.startswith("/"):
+            run.noise += 1  # start-up noise before the first ask
+            reply = program.read(wait - (time.monotonic() - start))
+        seconds = time.monotonic() - start
+        fault = checker.reply(reply, seconds)
+        run.steps.append(StepReport(line, reply, seconds, fault))
+        if fault is not None:
+            run.faults.append(fault)
+            if reply is None and program.proc.poll() is not None:
+                run.error = f"the program exited (code {program.proc.returncode})"
+                return
+        at = _expected_reply(steps, i)  # after a fault the script's move stands in for
+        # the default a referee would apply (and echo) instead
+        if at is not None and fault is None and reply is not None and reply != steps[at].text:
+            why = _follow(steps, at, steps[at].text, reply)
+            if why:
+                run.diverged = f"at line {steps[at].line_no}: {why}"
+                return
+
+
+def _expected_reply(steps: list, i: int) -> int | None:
+    """The index of the script's reply (``>``) to the referee line before ``i``."""
+    while i < len(steps) and steps[i].kind != "<":
+        if steps[i].kind == ">":
+            return i
+        i += 1
+    return None
+
+
+def _follow(steps: list, at: int, expected: str, reply: str) -> str:
+    """Rewrite the echo of the program's move with its own ids; or say why the rest of
+    the script no longer applies."""
+    want, got = expected.split(), reply.split()
+    if want[0] != got[0] or want[0] in ("/pass", "/hu") or len(want) != len(got):
+        return f"the script answers {expected!r}, the program {reply!r}"
+    swap = dict(zip(want[1:], got[1:], strict=True))
+    for j in range(at + 1, len(steps)):
+        step = steps[j]
+        if step.kind == "<" and step.text.split()[0] == want[0] and len(step.text.split()) > 2:
+            words = step.text.split()
+            steps[j] = type(step)(step.kind, " ".join(swap.get(w, w) for w in words), step.line_no)
+            return ""
+    return ""

@@ -1,0 +1,90 @@
+"""Programs the server starts (``--seat cmd:...``, issue #12 item 5 / #16 item 7).
+
+A program that prints start-up noise, floods its standard error, leaves a child behind
+and busy-loops after ``/exit`` plays its match with every decision its own; its standard
+error lands in a capped per-seat file; when the match ends its whole process group is
+gone. A program answering garbage at another table stalls neither table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from sdk.server.config import ServerConfig
+from sdk.server.runner import running_server
+
+BOTS = Path(__file__).parent / "server_bots"
+CAP = 100_000
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state != "Z"  # a zombie has ended (its parent is gone or has not reaped it)
+
+
+async def _create(http: httpx.AsyncClient, seed: int, command: list[str]) -> dict:
+    seats = [{"seat": 0, "bot_name": "prog", "transport": "line", "command": command}] + [
+        {"seat": s, "bot_name": "random", "transport": "builtin"} for s in (1, 2, 3)
+    ]
+    response = await http.post("/v1/tables", json={"seed": seed, "hands": 2, "seats": seats})
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+async def _finish(http: httpx.AsyncClient, created: dict) -> list[dict]:
+    for _ in range(1200):
+        status = (await http.get(f"/v1/tables/{created['table_id']}")).json()
+        if status["status"] in ("finished", "aborted"):
+            break
+        await asyncio.sleep(0.05)
+    assert status["status"] == "finished", status
+    text = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text
+    return [json.loads(line) for line in text.splitlines()]
+
+
+async def test_noisy_lingering_programs_play_and_are_cleaned_up(tmp_path: Path) -> None:
+    logs = tmp_path / "programs"
+    config = ServerConfig(
+        port=0,
+        db_path=str(tmp_path / "league.db"),
+        allow_commands=True,
+        subprocess_grace=0.5,
+        program_log_dir=str(logs),
+        program_stderr_bytes=CAP,
+    )
+    pids = tmp_path / "pids.txt"
+    noisy = [sys.executable, str(BOTS / "noisy_line.py"), "--pids", str(pids)]
+    noisy += ["--noise", "300", "--stderr-bytes", str(3 * CAP)]
+    garbage = [sys.executable, str(BOTS / "line_bot.py"), "--mode", "garbage"]
+    # (a leftover child keeps the program's pipes open: without the group kill, closing
+    # the seat would wait forever, hence the time limit)
+    async with asyncio.timeout(120):
+        async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as c:
+            first = await _create(c, 81, noisy)
+            second = await _create(c, 82, garbage)
+            records, spoiled = await asyncio.gather(_finish(c, first), _finish(c, second))
+    mine = [r for r in records if r["type"] == "decision" and r["seat"] == 0]
+    assert mine and all(r["outcome"] == "ok" for r in mine)  # the noise cost nothing
+    bad = [r for r in spoiled if r["type"] == "decision" and r["seat"] == 0]
+    assert bad and all(r["outcome"] in ("illegal", "malformed") for r in bad)
+    stderr = logs / f"{first['match_id']}-seat0.stderr"
+    assert CAP <= stderr.stat().st_size <= CAP + 100
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in started) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert not any(_alive(p) for p in started), [
+        (p, Path(f"/proc/{p}/stat").read_text()[:80]) for p in started if _alive(p)
+    ]
+    assert os.getpid() not in started
