@@ -137,3 +137,22 @@ def test_our_bot_logs_and_skips_an_unknown_referee_line() -> None:
     _, err = bot.communicate("/exit\n", timeout=120)
     assert answer.startswith("/throw ") and bot.returncode == 0, err
     assert "/fly away" in err
+
+
+def test_the_referee_check_on_stdin_and_stdout() -> None:
+    import subprocess
+
+    kit = [sys.executable, "-m", "sdk.conformance", "referee", "--stdio"]
+    proc = subprocess.Popen(
+        kit, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    deal = "110 120 130 150 151 160 170 180 190 210 220 230 310 320 330 410 411"
+    proc.stdin.write(f"/start MJ 1 kit\n/ready\n/initGame east east 1 1 0\n/initCard {deal}\n")
+    proc.stdin.write("/ask throw\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip() == "/ready"
+    answer = proc.stdout.readline().strip()
+    _, report = proc.communicate("/exit\n", timeout=120)
+    assert answer.startswith("/throw ") and proc.returncode == 0, report
+    assert report.strip().splitlines()[-1].startswith("PASS: 6 lines received, 1 decisions")
