@@ -4,7 +4,8 @@
    every decision of every seat, the observation (:func:`sdk.learn.encoding.encode` of
    the bot's view), the legal-action mask and the index of greedy's answer. (The same
    arrays come from game records with ``python -m sdk.learn.dataset``.)
-2. **Model.** A small softmax policy: the features scaled, one hidden layer of ReLUs
+2. **Model.** A small softmax policy over the count and flag features of the encoding
+   (:data:`FEATURES`): the features scaled, one hidden layer of ReLUs
    (``--hidden 0`` makes it plain softmax regression), logits over the 151 actions with
    the illegal ones masked out; trained by minibatch Adam on the cross-entropy.
 3. **Held-out agreement.** The last matches are kept apart; the model's choice is
@@ -20,8 +21,11 @@ Run: ``python examples/imitate_greedy.py`` (a few minutes on two cores; ``--matc
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +37,7 @@ from protocol.actions import PASS, ActionKind
 from sdk.arena import run_arena
 from sdk.bot import Bot, DecisionRequest
 from sdk.learn.action_space import N_ACTIONS, action_of, index_of, legal_mask
-from sdk.learn.encoding import encode
+from sdk.learn.encoding import LAYOUT, OBS_SIZE, encode, section
 from sdk.learn.policy import PolicyBot
 from sdk.local import play_match
 from sdk.view import GameView
@@ -54,22 +58,39 @@ class Recorder(Bot):
         return action
 
 
+FEATURES = np.concatenate(
+    [
+        np.arange(OBS_SIZE)[section(name)]
+        for name, _ in LAYOUT
+        if not name.startswith(("river_", "melds_")) or name.startswith("river_counts")
+    ]
+)
+"""The model's inputs: every count and flag of the layout; the in-order sections
+(``river_r``, ``river_claimed_r``, ``melds_r``: tile ids meant for a sequence model) are
+left out of this small model."""
+
+
+def record_match(seed: int, hands: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(X, M, y) of one match of four recorded greedy bots."""
+    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    play_match([Recorder(GreedyBot(), rows) for _ in range(4)], seed=seed, hands=hands)
+    return (
+        np.stack([r[0][FEATURES] for r in rows]),
+        np.stack([r[1] for r in rows]).astype(bool),
+        np.array([r[2] for r in rows]),
+    )
+
+
 def generate(
-    matches: int, hands: int, seed: int
+    matches: int, hands: int, seed: int, workers: int
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """One (X, M, y) triple per match of four recorded greedy bots."""
-    out = []
-    for m in range(matches):
-        rows: list[tuple[np.ndarray, np.ndarray, int]] = []
-        play_match([Recorder(GreedyBot(), rows) for _ in range(4)], seed=seed + m, hands=hands)
-        out.append(
-            (
-                np.stack([r[0] for r in rows]),
-                np.stack([r[1] for r in rows]).astype(bool),
-                np.array([r[2] for r in rows]),
-            )
-        )
-    return out
+    """One (X, M, y) triple per match, on ``workers`` processes."""
+    seeds = [seed + m for m in range(matches)]
+    if workers <= 1:
+        return [record_match(s, hands) for s in seeds]
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return list(pool.map(record_match, seeds, [hands] * matches))
 
 
 # --- 2. model --------------------------------------------------------------------------
@@ -105,7 +126,8 @@ class SoftmaxPolicy:
         return np.where(mask, out, -1e9), h
 
     def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        logits, _ = self.logits(observation[None, :], mask[None, :].astype(bool))
+        x = observation[FEATURES][None, :]
+        logits, _ = self.logits(x, mask[None, :].astype(bool))
         return int(np.argmax(logits[0]))
 
     def grads(self, x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> tuple[float, dict]:
@@ -126,8 +148,10 @@ class SoftmaxPolicy:
         return float(loss), g
 
 
-def train(model: SoftmaxPolicy, x, m, y, epochs: int, seed: int, lr: float = 2e-3) -> None:  # type: ignore[no-untyped-def]
-    """Minibatch Adam on the masked cross-entropy."""
+def train(
+    model: SoftmaxPolicy, x, m, y, epochs: int, seed: int, lr: float = 1e-3, decay: float = 1e-4
+) -> None:  # type: ignore[no-untyped-def]
+    """Minibatch Adam on the masked cross-entropy, with a little weight decay."""
     rng = np.random.default_rng(seed)
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in model.params.items()}
     step = 0
@@ -140,6 +164,8 @@ def train(model: SoftmaxPolicy, x, m, y, epochs: int, seed: int, lr: float = 2e-
             losses.append(loss)
             step += 1
             for k, grad in g.items():
+                if k.startswith("W"):
+                    grad = grad + decay * model.params[k]
                 m1, m2 = moments[k]
                 m1 *= 0.9
                 m1 += 0.1 * grad
@@ -182,11 +208,11 @@ def learned_bot() -> Bot:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Imitate bots.greedy with a softmax model.")
-    parser.add_argument("--matches", type=int, default=48, help="greedy matches to record")
+    parser.add_argument("--matches", type=int, default=96, help="greedy matches to record")
     parser.add_argument("--match-hands", type=int, default=4)
     parser.add_argument("--held-out", type=float, default=0.2, help="share of matches kept apart")
     parser.add_argument("--hidden", type=int, default=128, help="hidden units (0: linear)")
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--arena-hands", type=int, default=512)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
@@ -197,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"1. recording {args.matches} matches of four greedy bots ({args.match_hands} hands each)"
     )
-    data = generate(args.matches, args.match_hands, args.seed)
+    data = generate(args.matches, args.match_hands, args.seed, args.workers)
     cut = max(1, int(len(data) * (1 - args.held_out)))
     x, m, y = (np.concatenate([d[i] for d in data[:cut]]) for i in range(3))
     hx, hm, hy = (np.concatenate([d[i] for d in data[cut:]]) for i in range(3))

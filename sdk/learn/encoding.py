@@ -379,25 +379,40 @@ class Encoder:
 
     def _block(self, pub: PublicState, seat: int) -> bytes:
         """``seat``'s melds and river as bytes (its block less the scalars), brought up
-        to date."""
+        to date in place: within a hand a river and its claimed marks only grow, and
+        melds only grow or upgrade (a pung to an added kong)."""
         river, claimed, melds = pub.rivers[seat], pub.claimed[seat], pub.melds[seat]
         key = self._keys[seat]
-        if key is not None and key[1] == len(claimed) and key[2] == melds:
-            n = key[0]
-            if n == len(river):
-                return self._bytes[seat]
-            block = self._blocks[seat]
-            if n + 1 == len(river) and block is not None:  # one more discard: the usual
-                t = river[-1]
-                block[_B_RIVER + n] = t + 1.0
-                block[_B_RIVER_COUNTS + t] += 1.0
-                self._keys[seat] = (n + 1, key[1], key[2])
-                data = self._bytes[seat] = block.tobytes()
-                return data
-        block = self._blocks[seat] = array("f", seat_block(pub, seat)[:_B_SCALARS].tobytes())
+        block = self._blocks[seat]
+        if key is None or block is None:
+            block = self._blocks[seat] = array("f", _ZERO_BLOCK)
+            self._bytes[seat] = _ZERO_BLOCK
+            key = (0, 0, [])
+        n, c, known = key
+        if n == len(river) and c == len(claimed) and known == melds:
+            return self._bytes[seat]
+        for i in range(n, len(river)):
+            t = river[i]
+            block[_B_RIVER + i] = t + 1.0
+            block[_B_RIVER_COUNTS + t] += 1.0
+        for i in claimed[c:]:
+            block[_B_CLAIMED + i] = 1.0
+        if known != melds:
+            _write_melds(block, melds, seat)
         self._keys[seat] = (len(river), len(claimed), list(melds))  # melds are values
         data = self._bytes[seat] = block.tobytes()
         return data
+
+
+def _write_melds(block: array[float], melds: list[Meld], seat: int) -> None:
+    """Rewrite the ``meld_counts`` and ``melds`` parts of a seat's block."""
+    block[_B_MELD_COUNTS : _B_MELD_COUNTS + _K] = array("f", bytes(4 * _K))
+    for i, meld in enumerate(melds):
+        tiles, fields = _meld_features(meld, seat)
+        for t in tiles:
+            block[_B_MELD_COUNTS + t] += 1.0
+        base = _B_MELDS + i * _MELD_FIELDS
+        block[base : base + _MELD_FIELDS] = array("f", fields)
 
 
 def _f32(values: list[float]) -> bytes:
@@ -416,6 +431,7 @@ _PACK2 = struct.Struct("=2f").pack
 _PACK3 = struct.Struct("=3f").pack
 _PACK4 = struct.Struct("=4f").pack
 _ZERO_ROW = bytes(4 * _K)
+_ZERO_BLOCK = bytes(4 * _B_SCALARS)
 _EAST = int(Tile.E)
 _ONE_HOT = tuple(_row((k,)) for k in range(_K))
 _WIND = tuple(_f32([float(i == w) for i in range(4)]) for w in range(4))
