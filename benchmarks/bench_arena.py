@@ -4,8 +4,12 @@ Four measurements in one run (wall-clock medians over ``--repeats`` runs; the ti
 the arena's own, from the first deal sent to the last received, bots included; runs
 being compared alternate, so they share whatever else the machine is doing):
 
-1. hands per second on one core (``--backend local``) with four ``bots.random`` and with
-   four ``bots.greedy``;
+1. hands per CPU-second on one core (``--backend local``, everything in this process)
+   with four ``bots.random`` and with four ``bots.greedy``, next to the bare referee
+   (``bench_referee.py``'s loop: uniform picks straight from ``HandState.pending()``) and
+   the plain in-process path (mirrors fed at every event: ``play_match(lazy_views=False)``),
+   all alternating in one run, medians of the repeats. Targets (issue 17): random >= 1,800
+   hands per CPU-second and within 1.5x of the bare referee; greedy >= 300;
 2. the process pool: the same random-bot work with 2 workers against 1 (pool start-up
    included), as a speed-up factor;
 3. Ray: the same work on a local two-CPU cluster started once beforehand (its start-up is
@@ -15,7 +19,7 @@ being compared alternate, so they share whatever else the machine is doing):
    deal's mean times the hands in a deal), and the ratio: how many times fewer hands
    duplicate seating needs for the same confidence interval.
 
-Run: ``python benchmarks/bench_arena.py [--repeats 3] [--no-ray]``
+Run: ``python benchmarks/bench_arena.py [--repeats 3] [--no-ray] [--one-core]``
 """
 
 from __future__ import annotations
@@ -23,13 +27,18 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
+from bench_referee import play_hand
+
 from sdk.arena import ArenaResult, run_arena
+from sdk.arena.loader import load_bot
 from sdk.arena.runner import local_runtime_env
+from sdk.local import play_match
 
 
 def rates(repeats: int, *runs: Callable[[], ArenaResult]) -> list[list[float]]:
@@ -43,19 +52,50 @@ def rates(repeats: int, *runs: Callable[[], ArenaResult]) -> list[list[float]]:
 
 
 def one_core(args: argparse.Namespace) -> None:
-    """Wall-clock hands/s, and hands per CPU-second of this process (less sensitive to
-    other load on the machine; everything runs in this process with ``local``)."""
-    for spec, hands in (("bots.random", args.random_hands), ("bots.greedy", args.greedy_hands)):
-        walls, cpus = [], []
-        for _ in range(args.repeats):
+    """Hands per CPU-second of this process (less sensitive to other load on the
+    machine), the contenders alternating; wall-clock hands/s of the arena runs too."""
+    contenders: dict[str, Callable[[], int]] = {
+        "bare referee, uniform picks": lambda: _referee(args.random_hands),
+        "arena, 4 x bots.random": lambda: _arena("bots.random", args.random_hands),
+        "plain path, 4 x bots.random": lambda: _plain("bots.random", args.random_hands),
+        "arena, 4 x bots.greedy": lambda: _arena("bots.greedy", args.greedy_hands),
+    }
+    _arena("bots.greedy", 16)  # warm the analysis memos, as any long run would
+    cpus: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(args.repeats):
+        for name, run in contenders.items():
             start = time.process_time()
-            result = run_arena([spec] * 4, hands=hands, backend="local")
-            walls.append(result.hands_per_second)
-            cpus.append(result.hands / (time.process_time() - start))
+            hands = run()
+            cpus[name].append(hands / (time.process_time() - start))
+    medians = {name: statistics.median(v) for name, v in cpus.items()}
+    for name, rates_ in cpus.items():
+        print(f"one core, {name:<28} {medians[name]:8.1f} hands per CPU-second  ({_fmt(rates_)})")
+    bare = medians["bare referee, uniform picks"]
+    for name in ("arena, 4 x bots.random", "plain path, 4 x bots.random"):
         print(
-            f"one core, 4 x {spec:<12} {statistics.median(walls):8.1f} hands/s  ({_fmt(walls)}); "
-            f"{statistics.median(cpus):.1f} hands per CPU-second"
+            f"  bare referee / {name}: {bare / medians[name]:.2f}x (target <= 1.5x for the arena)"
         )
+
+
+def _referee(hands: int) -> int:
+    rng = random.Random(1)
+    for seed in range(1, hands + 1):
+        play_hand(seed, rng)
+    return hands
+
+
+def _arena(spec: str, hands: int) -> int:
+    return run_arena([spec] * 4, hands=hands, backend="local").hands
+
+
+def _plain(spec: str, hands: int) -> int:
+    """The arena's work (16-hand matches) through ``play_match`` with eager mirrors."""
+    factory = load_bot(spec)
+    played = 0
+    for seed in range(-(-hands // 16)):
+        bots = [factory.make(seed * 4 + p) for p in range(4)]
+        played += len(play_match(bots, seed=seed, hands=16, lazy_views=False).hand_results)
+    return played
 
 
 def parallel(args: argparse.Namespace) -> None:
@@ -140,10 +180,13 @@ def main() -> None:
     parser.add_argument("--variance-hands", type=int, default=1024)
     parser.add_argument("--pair", nargs=2, default=["bots.greedy", "bots.defensive"])
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray measurement")
+    parser.add_argument("--one-core", action="store_true", help="only the one-core figures")
     args = parser.parse_args()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load} (other load slows the parallel runs)")
     one_core(args)
+    if args.one_core:
+        return
     parallel(args)
     if not args.no_ray:
         ray_run(args)

@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import socket
 import statistics
@@ -36,6 +37,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import websockets
@@ -55,6 +57,8 @@ class Run:
     p50_ms: float
     p99_ms: float
     max_ms: float
+    cpu_ms: float
+    """Server CPU (user + system) per decision, milliseconds."""
 
     @property
     def rate(self) -> float:
@@ -67,9 +71,15 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds the process ``pid`` has used (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
-def server_process(port: int, db: str) -> Iterator[str]:
-    """Run ``python -m sdk.server`` on ``port``; yield its base URL."""
+def server_process(port: int, db: str) -> Iterator[tuple[str, int]]:
+    """Run ``python -m sdk.server`` on ``port``; yield its base URL and pid."""
     command = [
         sys.executable,
         "-m",
@@ -82,6 +92,10 @@ def server_process(port: int, db: str) -> Iterator[str]:
         "warning",
         "--max-tables",
         "2000",
+        "--rest-rate",
+        "1000",
+        "--rest-burst",
+        "1000",
     ]
     process = subprocess.Popen(command)
     url = f"http://127.0.0.1:{port}"
@@ -91,7 +105,7 @@ def server_process(port: int, db: str) -> Iterator[str]:
                 if httpx.get(f"{url}/v1/health").status_code == 200:
                     break
             time.sleep(0.1)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         try:
@@ -138,8 +152,9 @@ def _percentile(data: list[float], p: float) -> float:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
-async def measure(url: str, tables: int, hands: int, seed: int) -> Run:
+async def measure(url: str, pid: int, tables: int, hands: int, seed: int) -> Run:
     """Play ``tables`` matches at once and read the server's records."""
+    cpu_before = cpu_seconds(pid)
     ws_url = url.replace("http", "ws", 1) + "/v1/ws"
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=50)
@@ -157,6 +172,7 @@ async def measure(url: str, tables: int, hands: int, seed: int) -> Run:
                 for s in range(4)
             )
         )
+        cpu = cpu_seconds(pid) - cpu_before
         records: list[dict] = []
         for c in created:
             for _ in range(100):
@@ -178,6 +194,7 @@ async def measure(url: str, tables: int, hands: int, seed: int) -> Run:
         p50_ms=_percentile(latencies, 50),
         p99_ms=_percentile(latencies, 99),
         max_ms=max(latencies),
+        cpu_ms=cpu * 1000 / max(1, len(records)),
     )
 
 
@@ -191,6 +208,7 @@ def _median_run(runs: list[Run]) -> Run:
         p50_ms=med(r.p50_ms for r in runs),
         p99_ms=med(r.p99_ms for r in runs),
         max_ms=med(r.max_ms for r in runs),
+        cpu_ms=med(r.cpu_ms for r in runs),
     )
 
 
@@ -202,20 +220,22 @@ def main() -> None:
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
-        server_process(_free_port(), f"{tmp}/bench.db") as url,
+        server_process(_free_port(), f"{tmp}/bench.db") as (url, pid),
     ):
         print(f"server: {url} (separate process); bots: this process; {args.hands} hand(s)/match")
         print(
-            f"{'tables':>6} {'decisions':>9} {'in time':>9} {'dec/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+            f"{'tables':>6} {'decisions':>9} {'in time':>9} {'dec/s':>8} {'p50 ms':>8} "
+            f"{'p99 ms':>8} {'max ms':>8} {'srv CPU ms/dec':>14}"
         )
         for tables in args.tables:
             runs = [
-                asyncio.run(measure(url, tables, args.hands, seed)) for seed in range(args.repeats)
+                asyncio.run(measure(url, pid, tables, args.hands, seed))
+                for seed in range(args.repeats)
             ]
             r = _median_run(runs)
             print(
                 f"{r.tables:>6} {r.decisions:>9} {r.in_time:>9} {r.rate:>8.0f} "
-                f"{r.p50_ms:>8.1f} {r.p99_ms:>8.1f} {r.max_ms:>8.1f}",
+                f"{r.p50_ms:>8.1f} {r.p99_ms:>8.1f} {r.max_ms:>8.1f} {r.cpu_ms:>14.2f}",
                 flush=True,
             )
 

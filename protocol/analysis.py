@@ -178,11 +178,7 @@ def improvements_counts(
 def _unseen(counts: Sequence[int], visible: Sequence[int] | None) -> list[int]:
     if visible is None:
         return [4 - n if n < 4 else 0 for n in counts]
-    return [n if n > 0 else 0 for n in map(_free, counts, visible)]
-
-
-def _free(held: int, seen: int) -> int:
-    return 4 - held - seen
+    return [4 - a - b if a + b < 4 else 0 for a, b in zip(counts, visible, strict=False)]
 
 
 # --- friendly forms -------------------------------------------------------------------

@@ -39,12 +39,22 @@ _SUIT_KEYS = 5**9
 _MEMO_LIMIT = 1 << 16  # entries per memo; a full memo is cleared (bounded memory)
 _TILES: tuple[Tile, ...] = tuple(Tile(t) for t in range(KIND_COUNT))
 _FIRST = (0, 9, 18, 27)
+# group -> rank mask (9 bits) -> the kinds it holds, in tile order
+_MASK_KINDS: tuple[tuple[tuple[Tile, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_TILES[first + r] for r in range(34 - first if first == 27 else 9) if m >> r & 1)
+        for m in range(512)
+    )
+    for first in _FIRST
+)
 _OFFSET = (0, 0, 0, _SUIT_KEYS)
 _SUIT_SIG, _HONOR_SIG = signature_tables()
 _ROWS = group_rows()
 
 # (sig0 | sig1 << 8 | sig2 << 16 | sig3 << 24 | sets << 32) -> (distance, cols0..cols3)
 _SHARES: dict[int, tuple[int, int, int, int, int]] = {}
+# (own signature << 32 | rest row id << 3 | sets) -> (distance, own columns)
+_PAIRS: dict[int, tuple[int, int]] = {}
 # (row id << 14 | cols << 2 | group) -> the group's improving kinds at those columns
 _KINDS: dict[int, tuple[Tile, ...]] = {}
 
@@ -85,32 +95,74 @@ def _shares(packed: int) -> tuple[int, int, int, int, int]:
     the set of its columns (bit ``2*m + h``) used by some split reaching it.
 
     Each group is set against the combination of the other three (memoised rows of
-    :mod:`protocol.shapes`): column (m, h) of group g is used when its distance plus the
-    rest's distance to (sets - m, 1 - h) is the least distance.
+    :mod:`protocol.shapes`), and that pair is looked up in ``_PAIRS`` (see
+    :func:`_pair`): real games bring many new four-group combinations but few new pairs.
     """
-    sig = [packed >> (8 * g) & 255 for g in range(4)]
+    s0, s1, s2, s3 = packed & 255, packed >> 8 & 255, packed >> 16 & 255, packed >> 24 & 255
     sets = packed >> 32
-    front, back = combined(sig[0], sig[1]), combined(sig[2], sig[3])
-    rests = (
-        combined(sig[1], back),
-        combined(sig[0], back),
-        combined(front, sig[3]),
-        combined(front, sig[2]),
-    )
-    best = _ROWS[combined(front, back)][2 * sets + 1]
-    out = [best]
-    for g in range(4):
-        own, rest = _ROWS[sig[g]], _ROWS[rests[g]]
-        cols = 0
-        for m in range(sets + 1):
-            for h in (0, 1):
-                if own[2 * m + h] + rest[2 * (sets - m) + 1 - h] == best:
-                    cols |= 1 << (2 * m + h)
-        out.append(cols)
+    front, back = combined(s0, s1), combined(s2, s3)
+    pairs = _PAIRS
+    code = s0 << 32 | combined(s1, back) << 3 | sets
+    p0 = pairs.get(code) or _pair(code)
+    code = s1 << 32 | combined(s0, back) << 3 | sets
+    p1 = pairs.get(code) or _pair(code)
+    code = s2 << 32 | combined(front, s3) << 3 | sets
+    p2 = pairs.get(code) or _pair(code)
+    code = s3 << 32 | combined(front, s2) << 3 | sets
+    p3 = pairs.get(code) or _pair(code)
     if len(_SHARES) >= _MEMO_LIMIT:
         _SHARES.clear()
-    share = _SHARES[packed] = (out[0], out[1], out[2], out[3], out[4])
+    share = _SHARES[packed] = (p0[0], p0[1], p1[1], p2[1], p3[1])
     return share
+
+
+def _share_after_discard(
+    packed: int, g: int, sig: Sequence[int], rests: dict[int, tuple[int, ...]]
+) -> tuple[int, int, int, int, int]:
+    """:func:`_shares` of ``packed``, a hand whose groups other than ``g`` have the
+    signatures ``sig``: the combinations without group ``g`` are made once per hand
+    (``rests[g]``), so a miss costs three combinations and four pair lookups."""
+    rest = rests.get(g)
+    if rest is None:
+        a, b, c = (j for j in range(4) if j != g)
+        ab, ac, bc = combined(sig[a], sig[b]), combined(sig[a], sig[c]), combined(sig[b], sig[c])
+        rest = rests[g] = (combined(ab, sig[c]), a, bc, b, ac, c, ab)
+    sets = packed >> 32
+    own = packed >> (8 * g) & 255
+    pairs = _PAIRS
+    cols = [0, 0, 0, 0]
+    code = own << 32 | rest[0] << 3 | sets
+    pair = pairs.get(code) or _pair(code)
+    cols[g] = pair[1]
+    for i in (1, 3, 5):
+        j = rest[i]
+        code = sig[j] << 32 | combined(own, rest[i + 1]) << 3 | sets
+        cols[j] = (pairs.get(code) or _pair(code))[1]
+    if len(_SHARES) >= _MEMO_LIMIT:
+        _SHARES.clear()
+    share = _SHARES[packed] = (pair[0], cols[0], cols[1], cols[2], cols[3])
+    return share
+
+
+def _pair(code: int) -> tuple[int, int]:
+    """For ``code = own signature << 32 | rest row id << 3 | sets``: the least distance
+    of own and rest together to ``sets`` sets and a pair, and the columns (m, h) of own
+    that reach it (own at (m, h) plus rest at (sets - m, 1 - h))."""
+    own, rest, sets = _ROWS[code >> 32], _ROWS[code >> 3 & 0x1FFFFFFF], code & 7
+    sums = [
+        (own[2 * m + h] + rest[2 * (sets - m) + 1 - h], 2 * m + h)
+        for m in range(sets + 1)
+        for h in (0, 1)
+    ]
+    best = min(v for v, _ in sums)
+    cols = 0
+    for v, c in sums:
+        if v == best:
+            cols |= 1 << c
+    if len(_PAIRS) >= _MEMO_LIMIT:
+        _PAIRS.clear()
+    out = _PAIRS[code] = (best, cols)
+    return out
 
 
 def _kinds(code: int) -> tuple[Tile, ...]:
@@ -123,8 +175,7 @@ def _kinds(code: int) -> tuple[Tile, ...]:
     for c in range(12):
         if cols >> c & 1:
             mask |= rows[base + c]
-    first = _FIRST[code & 3]
-    out = tuple(_TILES[first + r] for r in range(9) if mask >> r & 1)
+    out = _MASK_KINDS[code & 3][mask]
     if len(_KINDS) >= _MEMO_LIMIT:
         _KINDS.clear()
     _KINDS[code] = out
@@ -191,6 +242,7 @@ def discard_table(counts: Sequence[int], keys: Sequence[int]) -> list[tuple[int,
     packed_all = sig[0] | sig[1] << 8 | sig[2] << 16 | sig[3] << 24 | sets << 32
     low, high, memo, shares = _Masks.low, _Masks.high, _KINDS, _SHARES
     tables = (_SUIT_SIG, _SUIT_SIG, _SUIT_SIG, _HONOR_SIG)
+    rests: dict[int, tuple[int, ...]] = {}
     out = []
     for d in range(KIND_COUNT):
         if not counts[d]:
@@ -201,7 +253,7 @@ def discard_table(counts: Sequence[int], keys: Sequence[int]) -> list[tuple[int,
         packed = packed_all & ~(255 << shift) | tables[g][key] << shift
         share = shares.get(packed)
         if share is None:
-            share = _shares(packed)
+            share = _share_after_discard(packed, g, sig, rests)
         k = key + _OFFSET[g]
         own = (low[k] | high[k] << 16) << 14 | g
         kinds: tuple[Tile, ...] = ()

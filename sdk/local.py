@@ -5,6 +5,13 @@ exactly what it would see over the network: a :class:`~sdk.mirror.Mirror` fed wi
 seat's projected events, a :class:`~sdk.bot.DecisionRequest` with the exact legal actions
 and a deadline, and the same budget policy (:func:`sdk.decide.decide_inline`).
 
+The mirrors are fed lazily: the referee's event log is shared, and a seat's mirror takes
+in its projection of the new events only when its bot reads its view (or listens to
+events, or in strict mode). A bot that never looks at its view (``bots.random``) costs
+no mirror work at all; one that does sees exactly the state an eager mirror would hold.
+``lazy_views=False`` feeds every mirror at every event, the plain path the tests compare
+the lazy one against (same decisions, same events, same results).
+
 >>> from sdk.bot import Bot
 >>> first = [Bot.from_function(lambda v, r: r.legal_actions[-1], name=f"p{i}") for i in range(4)]
 >>> result = play_match(first, seed=1, hands=2)
@@ -14,6 +21,7 @@ and a deadline, and the same budget policy (:func:`sdk.decide.decide_inline`).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,11 +30,14 @@ from typing import Any
 from protocol.actions import Action
 from protocol.events import Event, HandEnd, HandResult, HandStart, MatchEnd, project
 from protocol.match import DEFAULT_HANDS, Match
+from protocol.tiles import Tile
+from protocol.view import SeatView
 from sdk.bot import Bot, DecisionRequest, MatchInfo
 from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats
 from sdk.decide import Traced, decide_inline
 from sdk.mirror import Mirror
 from sdk.records import Decision, Header, Origin, Record, SeatInfo, Timing, build_record
+from sdk.view import GameView
 
 __all__ = ["MatchResult", "play_match"]
 
@@ -76,6 +87,7 @@ def play_match(
     record_events: bool = False,
     record: bool = False,
     origin: Origin | None = None,
+    lazy_views: bool = True,
 ) -> MatchResult:
     """Play one match of four bots in this process.
 
@@ -83,18 +95,18 @@ def play_match(
     rotated seats). ``strict`` checks every mirror's legal actions against the referee's
     and raises on a difference (slower; for tests). Use a distinct bot object per player.
     ``record`` keeps the game record (``result.record``; ``origin`` says where it was
-    played, ``local`` by default).
+    played, ``local`` by default). ``lazy_views=False`` feeds every mirror at once (see
+    the module doc).
     """
     if len(bots) != 4:
         raise ValueError(f"a match needs four bots, got {len(bots)}")
     match = Match.new(seed, hands, first_dealer=first_dealer, seat_permutation=seats)
-    table = _Table(match, bots, budget, strict)
+    table = _Table(match, bots, budget, strict, lazy_views)
     if record:
         table.trace = []
     started = time.time()
     table.start()
-    while not match.is_over:
-        table.step()
+    table.run()
     return MatchResult(
         seed=seed,
         names=tuple(b.name for b in bots),
@@ -131,26 +143,66 @@ def _record(table: _Table, budget: Budget, started: float, origin: Origin | None
     return build_record(header, match.events, decisions, status="finished", ended_at=time.time())
 
 
-class _Table:
-    """The loop state of :func:`play_match` (kept apart so each step stays short)."""
+def _fast_request(
+    legal: tuple[Action, ...], deadline: float, request_id: str, drawn: Tile | None
+) -> DecisionRequest:
+    """``DecisionRequest(legal, deadline, request_id, drawn)``, built without the frozen
+    dataclass's ``__init__`` (its ``object.__setattr__`` calls cost about as much as a
+    random bot's whole decision)."""
+    request = _new(DecisionRequest)
+    _set_legal(request, legal)
+    _set_deadline(request, deadline)
+    _set_id(request, request_id)
+    _set_drawn(request, drawn)
+    return request
 
-    def __init__(self, match: Match, bots: Sequence[Bot], budget: Budget, strict: bool) -> None:
+
+_new = object.__new__
+_set_legal = DecisionRequest.legal_actions.__set__  # type: ignore[attr-defined]
+_set_deadline = DecisionRequest.deadline.__set__  # type: ignore[attr-defined]
+_set_id = DecisionRequest.request_id.__set__  # type: ignore[attr-defined]
+_set_drawn = DecisionRequest.drawn_tile.__set__  # type: ignore[attr-defined]
+_FIELDS = ("legal_actions", "deadline", "request_id", "drawn_tile")
+# if DecisionRequest ever changes shape, the plain constructor is used instead
+_request = (
+    _fast_request
+    if tuple(f.name for f in dataclasses.fields(DecisionRequest)) == _FIELDS
+    else DecisionRequest
+)
+
+
+class _Table:
+    """The loop state of :func:`play_match` (kept apart so each step stays short).
+
+    ``horizon`` events of the match's log have been released to the bots; each seat's
+    :class:`_SeatFeed` catches its mirror up to it when needed.
+    """
+
+    def __init__(
+        self, match: Match, bots: Sequence[Bot], budget: Budget, strict: bool, lazy: bool
+    ) -> None:
         self.match = match
         self.budget = budget
         self.strict = strict
-        self.mirrors = [Mirror(seat, strict=strict) for seat in range(4)]
+        self.eager = strict or not lazy
+        self.horizon = 0
+        self.feeds = [_SeatFeed(seat, self) for seat in range(4)]
         self.bot_at = [bots[match.player_at(seat)] for seat in range(4)]
         self.stats = [DecisionStats() for _ in range(4)]
         self.stats_at = [self.stats[match.player_at(seat)] for seat in range(4)]
-        self.listeners = [bot.wants("on_event") for bot in self.bot_at]
         self.trace: list[Traced] | None = None
         """Each decision's answer, outcome and time, when recording."""
         self.asked: list[tuple[int, int, int, tuple[Action, ...]]] = []
         """Each recorded decision's hand, seat, events before it and legal actions."""
+        listening = [seat for seat in range(4) if self.bot_at[seat].wants("on_event")]
+        self.listeners = [self.feeds[seat] for seat in listening]
+        for feed in self.listeners:
+            feed.listens = True
+        self.fed = self.feeds if self.eager else self.listeners
         self.hooked = any(
             bot.wants(h)
             for bot in self.bot_at
-            for h in ("on_event", "on_hand_start", "on_hand_end", "on_match_end")
+            for h in ("on_hand_start", "on_hand_end", "on_match_end")
         )
 
     def start(self) -> None:
@@ -158,47 +210,115 @@ class _Table:
             bot.on_match_start(
                 MatchInfo(seat=seat, hands=self.match.hands, decision_seconds=self.budget.decision)
             )
-        self.feed(self.match.events)
+        self.release()
 
-    def step(self) -> None:
-        seat, legal = next(iter(self.match.pending().items()))
-        mirror = self.mirrors[seat]
-        if self.strict:
-            mirror.check(legal)
-        request = DecisionRequest(
-            legal, time.monotonic() + self.budget.reply_within, "", mirror.window.drawn_tile
-        )
-        trace = self.trace
-        if trace is not None:
-            self.asked.append((self.match.hand_no, seat, len(self.match.events), legal))
-        action = decide_inline(
-            self.bot_at[seat], mirror.window, request, self.stats_at[seat], trace
-        )
-        self.feed(self.match.apply(seat, action))
+    def run(self) -> None:
+        """Ask the seat to move, police its answer, apply it, release the events; until
+        the match is over (one loop, the arena's hot path)."""
+        match, feeds, bots, stats = self.match, self.feeds, self.bot_at, self.stats_at
+        reply_within, eager, strict = self.budget.reply_within, self.eager, self.strict
+        events, clock = match.events, time.monotonic
+        lazy_only, trace = not (self.fed or self.hooked), self.trace
+        while not match.is_over:
+            hand = match.current
+            seat, legal = next(iter(hand.pending().items()))
+            feed = feeds[seat]
+            if eager:
+                if strict:
+                    feed.mirror.check(legal)
+                drawn = feed.mirror.window.drawn_tile
+            else:  # the referee's copy of what the mirror would say, without feeding it
+                drawn = hand.drawn_tile(seat)
+            now = clock()
+            request = _request(legal, now + reply_within, "", drawn)
+            if trace is not None:
+                self.asked.append((match.hand_no, seat, len(events), legal))
+            action = decide_inline(
+                bots[seat], feed.window, request, stats[seat], trace, started=now
+            )
+            match.apply(seat, action)
+            if lazy_only:  # nothing to feed now: the lazy views catch up when read
+                self.horizon = len(events)
+            else:
+                self.release()
 
-    def feed(self, events: Sequence[Event]) -> None:
-        mirrors = self.mirrors
-        for event in events:
-            # every seat but the event's own sees the same projection: project once
-            owner = event.seat
-            others = event if owner is None else project(event, (owner + 1) % 4)
-            for seat in range(4):
-                seen = event if seat == owner else others
-                if seen is not None:
-                    mirrors[seat].view.apply(seen)
-                    if self.listeners[seat]:
-                        self.bot_at[seat].on_event(mirrors[seat].window, seen)
+    def release(self) -> None:
+        """Release the events the referee emitted since the last call to the bots."""
+        start, end = self.horizon, len(self.match.events)
+        if self.fed:
+            self._one_by_one(start, end)
+        self.horizon = end
         if self.hooked:
-            self._hooks(events)
+            self._hooks(self.match.events[start:end])
+
+    def _one_by_one(self, start: int, end: int) -> None:
+        """Event by event, the fed mirrors take it in and listeners hear it, their view
+        then holding exactly the events up to that one."""
+        for i in range(start, end):
+            self.horizon = i + 1
+            for feed in self.fed:
+                seen = feed.catch_up()
+                if seen is not None and feed.listens:
+                    feed.bot.on_event(feed.window, seen)
 
     def _hooks(self, events: Sequence[Event]) -> None:
         for event in events:
             for seat, bot in enumerate(self.bot_at):
-                window = self.mirrors[seat].window
+                window = self.feeds[seat].window
                 if isinstance(event, HandEnd):
                     bot.on_hand_end(window, event.result)
                 elif isinstance(event, MatchEnd):
                     bot.on_match_end(window, tuple(event.scores))
         if any(isinstance(e, HandStart) for e in events):
             for seat, bot in enumerate(self.bot_at):
-                bot.on_hand_start(self.mirrors[seat].window)
+                bot.on_hand_start(self.feeds[seat].window)
+
+
+class _SeatFeed:
+    """One seat's mirror, fed from the shared event log up to the table's horizon."""
+
+    __slots__ = ("cursor", "events", "listens", "mirror", "seat", "table", "window")
+
+    def __init__(self, seat: int, table: _Table) -> None:
+        self.seat = seat
+        self.table = table
+        self.events = table.match.events
+        self.cursor = 0
+        self.mirror = Mirror(seat, strict=table.strict)
+        self.window: GameView = self.mirror.window if table.eager else _SyncedView(self)
+        self.listens = False
+
+    @property
+    def bot(self) -> Bot:
+        return self.table.bot_at[self.seat]
+
+    def catch_up(self) -> Event | None:
+        """Apply this seat's projection of every released event not applied yet; return
+        the last one as this seat saw it (``None`` if it did not see it)."""
+        events, end, seat = self.events, self.table.horizon, self.seat
+        apply = self.mirror.view.apply
+        seen = None
+        while self.cursor < end:
+            event = events[self.cursor]
+            self.cursor += 1
+            owner = event.seat
+            seen = event if owner is None or owner == seat else project(event, seat)
+            if seen is not None:
+                apply(seen)
+        return seen
+
+
+class _SyncedView(GameView):
+    """A :class:`GameView` that catches its seat's mirror up before every read."""
+
+    __slots__ = ("_feed",)
+
+    def __init__(self, feed: _SeatFeed) -> None:  # GameView.__init__ would set the slot
+        self._feed = feed
+
+    @property  # type: ignore[override]
+    def _view(self) -> SeatView:
+        feed = self._feed
+        if feed.cursor < feed.table.horizon:
+            feed.catch_up()
+        return feed.mirror.view

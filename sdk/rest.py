@@ -62,6 +62,12 @@ def _path(*parts: str) -> str:
     return "/v1/" + "/".join(quote(p, safe="") for p in parts)
 
 
+def _page(limit: int | None, before: int | None) -> dict[str, int] | None:
+    """Query parameters of a page of ``GET /v1/tables``."""
+    params = {k: v for k, v in (("limit", limit), ("before", before)) if v is not None}
+    return params or None
+
+
 def _parse(response: httpx.Response, model: type[M]) -> M:
     """The body of a success as ``model``; :class:`RestError` otherwise."""
     if response.is_error:
@@ -103,10 +109,19 @@ class RestClient:
     async def aclose(self) -> None:
         await self.http.aclose()
 
-    async def _call(self, method: str, path: str, model: type[M], body: Any = None) -> M:
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        model: type[M],
+        body: Any = None,
+        params: dict[str, int] | None = None,
+    ) -> M:
         content = None if body is None else body.model_dump_json(exclude_none=True)
         headers = None if body is None else {"content-type": "application/json"}
-        response = await self.http.request(method, path, content=content, headers=headers)
+        response = await self.http.request(
+            method, path, content=content, headers=headers, params=params
+        )
         return _parse(response, model)
 
     async def health(self) -> Health:
@@ -117,9 +132,9 @@ class RestClient:
         """``POST /v1/tables``: the ids and a token per ``ws`` seat."""
         return await self._call("POST", _path("tables"), TableCreated, table)
 
-    async def tables(self) -> TableList:
-        """``GET /v1/tables``."""
-        return await self._call("GET", _path("tables"), TableList)
+    async def tables(self, limit: int | None = None, before: int | None = None) -> TableList:
+        """``GET /v1/tables``: one page, newest first (``next_before`` continues it)."""
+        return await self._call("GET", _path("tables"), TableList, params=_page(limit, before))
 
     async def table(self, table_id: str) -> TableStatus:
         """``GET /v1/tables/{table_id}``."""
@@ -158,10 +173,18 @@ class SyncRestClient:
     def close(self) -> None:
         self.http.close()
 
-    def _call(self, method: str, path: str, model: type[M], body: Any = None) -> M:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        model: type[M],
+        body: Any = None,
+        params: dict[str, int] | None = None,
+    ) -> M:
         content = None if body is None else body.model_dump_json(exclude_none=True)
         headers = None if body is None else {"content-type": "application/json"}
-        return _parse(self.http.request(method, path, content=content, headers=headers), model)
+        response = self.http.request(method, path, content=content, headers=headers, params=params)
+        return _parse(response, model)
 
     def health(self) -> Health:
         return self._call("GET", _path("health"), Health)
@@ -169,8 +192,8 @@ class SyncRestClient:
     def create_table(self, table: TableCreate) -> TableCreated:
         return self._call("POST", _path("tables"), TableCreated, table)
 
-    def tables(self) -> TableList:
-        return self._call("GET", _path("tables"), TableList)
+    def tables(self, limit: int | None = None, before: int | None = None) -> TableList:
+        return self._call("GET", _path("tables"), TableList, params=_page(limit, before))
 
     def table(self, table_id: str) -> TableStatus:
         return self._call("GET", _path("tables", table_id), TableStatus)

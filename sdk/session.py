@@ -70,6 +70,7 @@ __all__ = [
     "ConnectionLost",
     "ProcessExecutor",
     "Reconnect",
+    "SeatTaken",
     "ServerRefused",
     "Session",
     "SessionError",
@@ -84,6 +85,12 @@ _BOT_THREADS = 8
 """Threads for plain bots; a bot still running past its deadline keeps one busy."""
 _RETRYABLE_CODES = {ErrorCode.SEAT_TAKEN.value}
 """Fatal server errors worth a reconnect (the server may still hold our old socket)."""
+
+
+class SeatTaken(ChannelClosed):
+    """The server still holds the seat for an older connection: retried for as long as
+    the server keeps saying so (while the match runs), whatever the reconnect policy's
+    attempt and time limits, since the server ends it (bye, bad token) when it is over."""
 
 
 class SessionError(MahjongError):
@@ -366,7 +373,7 @@ class Session:
             log.warning("server: %s (%s)", error.message, error.code)
             return
         if error.code in _RETRYABLE_CODES:
-            raise ChannelClosed(f"{error.code}: {error.message}")
+            raise SeatTaken(f"{error.code}: {error.message}")
         raise ServerRefused(error.code, error.message)
 
     def _on_end(self, end: SessionEnd) -> None:
@@ -502,6 +509,9 @@ async def drive(
             except (ChannelClosed, SequenceGapError) as exc:
                 if session.greeted:  # this connection had been working
                     failures, down_since = 0, time.monotonic()
+                elif isinstance(exc, SeatTaken):  # held for us: the match runs, keep knocking
+                    failures = min(failures, max(0, reconnect.attempts - 1))
+                    down_since = time.monotonic()
                 failures += 1
                 _check_retry(session, reconnect, failures, down_since, exc)
                 await asyncio.sleep(reconnect.delay(failures - 1, rng))

@@ -99,7 +99,7 @@ async def test_websocket_tcp_subprocess_and_house_bots_play_the_in_process_match
         )
         assert response.status_code == 201, response.text
         created = response.json()
-        assert set(created["tokens"]) == {"0"}
+        assert set(created["tokens"]) == {"0", "1"}  # the ws seat and the TCP line seat
         assert server.line_port is not None
         ws_result, tcp_result = await asyncio.gather(
             run_ws(_random(ws_seed), server.ws_url, created["tokens"]["0"], strict=True),

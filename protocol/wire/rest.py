@@ -16,6 +16,7 @@ from protocol.wire.common import ErrorCode
 from protocol.wire.messages import EventJSON, Timing, _Model
 
 __all__ = [
+    "SEED_MAX",
     "ErrorBody",
     "Health",
     "Leaderboard",
@@ -28,6 +29,9 @@ __all__ = [
     "TableList",
     "TableStatus",
 ]
+
+SEED_MAX = 2**63 - 1
+"""Largest table seed: every integer a client sends has a range checked at the edge."""
 
 
 class Health(_Model):
@@ -53,7 +57,8 @@ class TableCreate(_Model):
     """``POST /v1/tables``: a table to create and its match."""
 
     rules: str = "tcga-2024"
-    seed: int
+    seed: int = Field(ge=0, le=SEED_MAX)
+    """The wall's seed (stored as a 64-bit SQLite integer, hence the range)."""
     hands: int = Field(default=16, ge=1, le=1024)
     first_dealer: int = Field(default=0, ge=0, le=3)
     timing: Timing = Timing()
@@ -69,7 +74,7 @@ class TableCreate(_Model):
 
 class TableCreated(_Model):
     """The answer to ``POST /v1/tables``: ids and one secret token per ``ws`` seat (the
-    token goes into that bot's ``hello``)."""
+    token goes into that bot's ``hello``) and per TCP ``line`` seat (a ``/token`` line)."""
 
     table_id: str
     match_id: str
@@ -100,9 +105,11 @@ class TableStatus(_Model):
 
 
 class TableList(_Model):
-    """``GET /v1/tables``."""
+    """``GET /v1/tables[?limit=N&before=S]``: one page of tables, newest first."""
 
     tables: list[TableStatus]
+    next_before: int | None = None
+    """Give it as ``before`` to get the next page (absent: this is the last page)."""
 
 
 class MatchLog(_Model):

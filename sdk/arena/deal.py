@@ -81,6 +81,9 @@ class ArenaPlan:
     record_events: bool = False
     records_every: int = 0
     """Keep the game record of every match of every ``records_every``-th deal (0: none)."""
+    lazy_views: bool = True
+    """Feed each bot's mirror only when it reads its view (``False``: the plain path,
+    every mirror fed at every event; same results, kept for tests)."""
 
     @property
     def hands_per_deal(self) -> int:
@@ -166,6 +169,7 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
             record_events=plan.record_events,
             record=keep,
             origin=origin,
+            lazy_views=plan.lazy_views,
         )
     finally:
         random.setstate(saved)

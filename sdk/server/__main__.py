@@ -61,7 +61,16 @@ def parser() -> argparse.ArgumentParser:
         help="hands per lobby match (default %(default)s)",
     )
     p.add_argument(
-        "--seed", type=int, default=None, help="seed of the first lobby match (default: random)"
+        "--seed",
+        type=int,
+        default=None,
+        help="base of lobby seeds, hashed with --seed-key per table (default: random)",
+    )
+    p.add_argument(
+        "--seed-key",
+        default=None,
+        metavar="HEX",
+        help="secret key lobby seeds are derived from (default: random per start)",
     )
     p.add_argument(
         "--decision-ms",
@@ -95,6 +104,26 @@ def parser() -> argparse.ArgumentParser:
         default=d.connect_wait,
         help="seconds a table waits for its bots",
     )
+    p.add_argument(
+        "--unattended-wait",
+        type=float,
+        default=d.unattended_wait,
+        help="seconds a table with no remote seat connected waits before it is aborted",
+    )
+    p.add_argument(
+        "--line-tokens",
+        action="store_true",
+        help="TCP line seats can only be taken with their token (a /token line)",
+    )
+    p.add_argument("--max-connections", type=int, default=d.max_connections)
+    p.add_argument("--max-per-address", type=int, default=d.max_per_address)
+    p.add_argument(
+        "--rest-rate", type=float, default=d.rest_rate, help="REST requests/s per address"
+    )
+    p.add_argument("--rest-burst", type=int, default=d.rest_burst)
+    p.add_argument(
+        "--api-docs", action="store_true", help="serve /docs and /openapi.json (off by default)"
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     return p
 
@@ -112,10 +141,18 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         lobby_decision_ms=args.decision_ms,
         lobby_startup_ms=args.startup_ms,
         lobby_seed=args.seed,
+        seed_key=args.seed_key,
         allow_commands=args.allow_commands,
         connect_wait=args.connect_wait,
         max_tables=args.max_tables,
         admin_token=args.admin_token,
+        api_docs=args.api_docs,
+        unattended_wait=args.unattended_wait,
+        line_tokens=args.line_tokens,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        rest_rate=args.rest_rate,
+        rest_burst=args.rest_burst,
     )
     for item in args.house:
         name, sep, spec = item.partition("=")
@@ -127,13 +164,19 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
-    args = parser().parse_args(argv)
+    cli = parser()
+    args = cli.parse_args(argv)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
     config = build_config(args)
+    if config.seed_key is not None:
+        try:
+            bytes.fromhex(config.seed_key)
+        except ValueError:
+            cli.error("--seed-key: expected hexadecimal digits")
     if config.lobby_house not in config.house_bots:
-        raise SystemExit(f"--lobby-house {config.lobby_house!r}: not a house bot")
+        cli.error(f"--lobby-house {config.lobby_house!r}: not a house bot")
     serve(config, args.seat, log_level=args.log_level)
 
 

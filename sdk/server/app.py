@@ -30,14 +30,17 @@ from protocol.wire.rest import ErrorBody, Health, TableCreate, TableList
 from sdk.records import encode_record
 from sdk.replay.serve import view_page
 from sdk.server.config import SERVER_VERSION
-from sdk.server.core import RequestError, TournamentServer, match_log_body
-from sdk.server.security import same_token
+from sdk.server.core import (
+    LIST_LIMIT,
+    LIST_MAX,
+    RequestError,
+    TournamentServer,
+    match_log_body,
+)
+from sdk.server.restlimits import RestLimits
 from sdk.server.wsconn import serve_ws
 
-__all__ = ["MAX_BODY_BYTES", "create_app"]
-
-MAX_BODY_BYTES = 65536
-"""Largest REST request body."""
+__all__ = ["create_app"]
 
 
 def _json(model: BaseModel, status: int = 200) -> JSONResponse:
@@ -59,7 +62,15 @@ def create_app(server: TournamentServer) -> FastAPI:
         finally:
             await server.stop()
 
-    app = FastAPI(title="taimahjong tournament server", version=SERVER_VERSION, lifespan=lifespan)
+    docs = server.config.api_docs
+    app = FastAPI(
+        title="taimahjong tournament server",
+        version=SERVER_VERSION,
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
 
     @app.exception_handler(RequestError)
     async def _refused(_: Request, exc: RequestError) -> JSONResponse:
@@ -67,7 +78,8 @@ def create_app(server: TournamentServer) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, ErrorCode.MALFORMED, str(exc.detail))
+        code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.MALFORMED
+        return _error(exc.status_code, code, str(exc.detail))
 
     @app.get("/v1/health")
     async def health() -> JSONResponse:
@@ -75,14 +87,9 @@ def create_app(server: TournamentServer) -> FastAPI:
 
     @app.post("/v1/tables")
     async def create_table(request: Request) -> JSONResponse:
-        admin = server.config.admin_token
-        if admin is not None:
-            given = request.headers.get("authorization", "").removeprefix("Bearer ")
-            if not same_token(given, admin):
-                return _error(401, ErrorCode.BAD_TOKEN, "POST /v1/tables needs the admin token")
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
-            return _error(413, ErrorCode.MALFORMED, f"a body has at most {MAX_BODY_BYTES} bytes")
+        if not server.may_create(request.headers.get("authorization")):
+            return _error(401, ErrorCode.BAD_TOKEN, "POST /v1/tables needs the admin token")
+        body = await request.body()  # at most max_body_bytes: RestLimits read it
         try:
             create = TableCreate.model_validate_json(body)
         except ValidationError as exc:
@@ -90,8 +97,11 @@ def create_app(server: TournamentServer) -> FastAPI:
         return _json(server.create_table(create), 201)
 
     @app.get("/v1/tables")
-    async def list_tables() -> JSONResponse:
-        return _json(TableList(tables=await server.list_tables()))
+    async def list_tables(limit: int = LIST_LIMIT, before: int | None = None) -> JSONResponse:
+        if not 1 <= limit <= LIST_MAX or (before is not None and not 0 <= before <= 1 << 62):
+            return _error(422, ErrorCode.MALFORMED, f"limit: 1..{LIST_MAX}; before: a serial")
+        tables, next_before = await server.list_tables(limit, before)
+        return _json(TableList(tables=tables, next_before=next_before))
 
     @app.get("/v1/tables/{table_id}")
     async def table(table_id: str) -> JSONResponse:
@@ -101,12 +111,17 @@ def create_app(server: TournamentServer) -> FastAPI:
         return _json(status)
 
     @app.get("/v1/matches/{match_id}/log")
-    async def match_log(match_id: str) -> JSONResponse:
-        return _json(match_log_body(await server.load_log(match_id)))
+    async def match_log(match_id: str) -> Response:
+        stored = await server.load_log(match_id)
+        text = await server.off_loop(
+            lambda: match_log_body(stored).model_dump_json(exclude_none=True)
+        )
+        return Response(text, media_type="application/json")
 
     @app.get("/v1/matches/{match_id}/log.jsonl")
     async def match_log_jsonl(match_id: str) -> Response:
-        text = encode_record(await server.load_record(match_id))
+        record = await server.load_record(match_id)
+        text = await server.off_loop(lambda: encode_record(record))
         headers = {"content-disposition": f'attachment; filename="{match_id}.jsonl"'}
         return Response(text, media_type="application/x-ndjson", headers=headers)
 
@@ -117,6 +132,14 @@ def create_app(server: TournamentServer) -> FastAPI:
     @app.get("/v1/leaderboard")
     async def leaderboard() -> JSONResponse:
         return _json(await server.leaderboard())
+
+    config = server.config
+    app.add_middleware(
+        RestLimits,
+        rate=config.rest_rate,
+        burst=config.rest_burst,
+        max_body=config.max_body_bytes,
+    )
 
     @app.websocket("/v1/ws")
     async def ws(websocket: WebSocket) -> None:

@@ -48,24 +48,59 @@ class ServerConfig:
     lobby_hands: int = 16
     lobby_decision_ms: int = 3000
     lobby_startup_ms: int = 30000
+    max_lobby: int = 64
+    """Bots waiting in the lobby at once; more are refused (``rate_limited``)."""
     lobby_seed: int | None = None
-    """Seed of the first lobby table (then +1 per table); ``None``: random seeds."""
+    """Base of lobby seeds: table ``n`` gets a keyed hash of ``(lobby_seed, n)`` with
+    ``seed_key``, published with its record after the match. ``None``: a random base."""
+    seed_key: str | None = None
+    """Secret key (hex) lobby seeds are derived from; ``None``: a random key per start.
+    Give it (with ``lobby_seed``) to replay a league's lobby tables; keep it secret."""
 
     # -- tables --
     house_bots: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_HOUSE_BOTS))
+    house_workers: int = 1
+    """Threads house bots decide in (off the event loop; a slow house bot delays other
+    house bots, never a connection). One: house bots share the interpreter's lock with
+    the event loop, so more threads would take more of the loop's time, not add any."""
     allow_commands: bool = False
     """Whether ``POST /v1/tables`` may start programs (``line`` seats with a
     ``command``). Off by default: anyone who can reach the port could run anything.
     Commands given on the server's own command line (``--seat cmd:...``) always run."""
+    line_tokens: bool = False
+    """Bind TCP line seats to their tokens: a program must send ``/token <secret>``
+    first to take its seat. Off: a program that sends no token takes the first open
+    line seat (a token, when sent, still picks the seat)."""
+    line_token_wait: float = 0.5
+    """Seconds a new TCP line connection has to send its ``/token`` line."""
     connect_wait: float = 300.0
     """Seconds a created table waits for its remote bots before it starts without them
     (absent seats are played by the R17 default until they connect)."""
+    unattended_wait: float = 60.0
+    """A table whose remote seats (``ws``, ``line``) are all disconnected pauses; after
+    this many seconds it is aborted (its finished hands are kept). A table of house bots
+    only is always attended."""
+    finished_grace: float = 10.0
+    """Seconds a finished table stays in memory (a bot that resumes late still gets
+    ``bye``); then only its final status is kept, and its record is on disk."""
     max_tables: int = 512
     """Tables running or waiting at once; more are refused (HTTP 503)."""
     admin_token: str | None = None
-    """If set, ``POST /v1/tables`` needs ``Authorization: Bearer <admin_token>``."""
+    """If set, making a table needs it: ``POST /v1/tables`` and a lobby ``hello``
+    (without a seat token) need ``Authorization: Bearer <admin_token>`` (on the
+    WebSocket handshake for the lobby); TCP line clients cannot join the lobby."""
+
+    api_docs: bool = False
+    """Serve ``/docs``, ``/redoc`` and ``/openapi.json`` (off: a public server need not
+    describe itself to anyone who asks)."""
 
     # -- abuse limits --
+    rest_rate: float = 20.0
+    """REST requests a second per client address (WebSocket frames are metered apart)..."""
+    rest_burst: int = 40
+    """...with bursts of this many; beyond, ``429`` with code ``rate_limited``."""
+    max_body_bytes: int = 65536
+    """Largest REST request body; a larger one is refused (``413``) while it is read."""
     max_frame_bytes: int = 65536
     """Largest client WebSocket frame accepted (client frames are under 1 KiB)."""
     max_line_bytes: int = 1024
@@ -78,7 +113,22 @@ class ServerConfig:
     flood_seconds: float = 2.0
     """...and a connection that stays over the rate this long is disconnected."""
     max_outbox: int = 10000
-    """Frames queued for a client that does not read; beyond, it is disconnected."""
+    """Frames queued for a client that does not read; beyond, it is disconnected..."""
+    max_outbox_bytes: int = 1 << 20
+    """...or bytes of them, whichever comes first (it may reconnect and resume)."""
+    max_write_buffer: int = 1 << 20
+    """Bytes the socket may hold unsent for a WebSocket peer (frames, pongs); a peer
+    that lets more pile up (it never reads) is disconnected."""
+    max_connections: int = 2048
+    """Open sockets at once (HTTP, WebSocket, line-protocol TCP); more are closed at
+    once. Keep it under the process's file-descriptor limit."""
+    max_per_address: int = 512
+    """Open sockets from one address (a table needs four; the lobby one per bot)."""
+    handshake_timeout: float = 10.0
+    """Seconds a new connection has to send its request headers (then, for a
+    WebSocket, its ``hello``); one that does not is closed."""
+    accept_log_interval: float = 10.0
+    """Failed ``accept()`` calls (descriptors exhausted) are logged once per interval."""
     subprocess_grace: float = 2.0
     """Seconds a program gets to exit after ``/exit`` before its process group is killed."""
     program_log_dir: str | None = None

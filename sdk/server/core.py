@@ -8,22 +8,26 @@ Every table runs as its own task; an exception in one aborts that table only.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import hashlib
+import hmac
 import logging
 import os
 import secrets
 import shlex
 import tempfile
-from collections import deque
-from collections.abc import Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from protocol.line.adapter import LineTable
 from protocol.wall import hand_seed, physical_wall
 from protocol.wire.common import ErrorCode
 from protocol.wire.messages import MatchConfig, Timing
 from protocol.wire.rest import (
+    SEED_MAX,
     Leaderboard,
     LeaderboardEntry,
     MatchLog,
@@ -36,12 +40,13 @@ from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
 from sdk.records import Record
 from sdk.server.config import ServerConfig
-from sdk.server.linechan import LineChannel, spawn_program
-from sdk.server.lobby import Entrant, Lobby
+from sdk.server.guard import ConnectionGuard
+from sdk.server.linechan import LineChannel, LineTooLongError, spawn_program
+from sdk.server.lobby import Entrant, Lobby, LobbyFullError
 from sdk.server.recordlog import record_of
 from sdk.server.records import Clock
 from sdk.server.seats import HouseSeat, LineSeat, Seat, WsSeat
-from sdk.server.security import new_token
+from sdk.server.security import new_token, same_token
 from sdk.server.store import Store, StoredMatch
 from sdk.server.table import Table, TableSpec
 
@@ -49,11 +54,50 @@ __all__ = ["RULES", "RequestError", "TournamentServer", "house_seed", "parse_sea
 
 log = logging.getLogger("sdk.server")
 
+T = TypeVar("T")
+
 RULES = ("tcga-2024",)
 """Rule sets this server plays."""
 KEEP_FINISHED = 500
-"""Finished tables kept in memory (older ones are served from the store)."""
+"""Statuses of finished tables kept in memory (small; older ones come from the store)."""
+LINE_TOKEN = "/token"
+"""The line a TCP line program may send first, with its seat's secret, to take that
+seat (a server extension of the line protocol; see docs/SERVER.md)."""
+LIST_LIMIT = 100
+"""Tables per page of ``GET /v1/tables`` by default (at most ``LIST_MAX``)."""
+LIST_MAX = 500
+LEADERBOARD_TTL = 2.0
+"""Seconds a computed leaderboard is served before it is computed again."""
 _LOG_LINE_SEPARATORS = (",", ":")
+
+
+def _socket_cap(wanted: int) -> int:
+    """``max_connections``, lowered if the process may not open that many files (a
+    margin is kept for the database, programs' pipes and the listeners)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return wanted
+    if soft == resource.RLIM_INFINITY or wanted <= soft - 128:
+        return wanted
+    cap = max(16, soft - 128)
+    log.warning("max_connections %d lowered to %d: the file limit is %d", wanted, cap, soft)
+    return cap
+
+
+def derive_seed(key: bytes, base: int, n: int) -> int:
+    """The seed of the ``n``-th lobby table: a keyed hash of ``(base, n)`` (63 bits),
+    unpredictable without ``key`` and reproducible with it.
+
+    >>> a = derive_seed(b"k", 5, 0); a == derive_seed(b"k", 5, 0), a == derive_seed(b"j", 5, 0)
+    (True, False)
+    >>> 0 <= derive_seed(b"k", 5, 1) <= SEED_MAX
+    True
+    """
+    digest = hmac.new(key, f"lobby:{base}:{n}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") & SEED_MAX
 
 
 def house_seed(table_seed: int, seat: int) -> int:
@@ -117,15 +161,36 @@ class TournamentServer:
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, WsSeat] = {}
         self.line_port: int | None = None
-        self.lobby = Lobby(self._form_lobby_table, config.lobby_wait)
+        self.lobby = Lobby(
+            self._form_lobby_table, config.lobby_wait, room=self.room, capacity=config.max_lobby
+        )
         self._seat_specs = list(seats)
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._finished: deque[str] = deque()
+        self._finished: OrderedDict[str, TableStatus] = OrderedDict()
+        """Final statuses of finished tables (their tables are dropped from memory)."""
+        self._board: tuple[float, Leaderboard] | None = None
         self._open_line_seats: deque[tuple[Table, LineSeat]] = deque()
+        self.line_tokens: dict[str, tuple[Table, LineSeat]] = {}
+        """Secrets of TCP line seats (a ``/token`` line picks the seat)."""
+        self._line_token_of: dict[int, str] = {}
         self._factories: dict[str, BotFactory] = {}
         self._serial = 0
         self._lobby_tables = 0
         self._line_server: asyncio.Server | None = None
+        self._seed_key = (
+            bytes.fromhex(config.seed_key) if config.seed_key else secrets.token_bytes(32)
+        )
+        """Secret: lobby seeds come from it, so a finished match's seed tells nothing
+        about the deals of the others."""
+        self._lobby_base = (
+            config.lobby_seed if config.lobby_seed is not None else secrets.randbelow(1 << 63)
+        )
+        self.house_pool = concurrent.futures.ThreadPoolExecutor(
+            config.house_workers, thread_name_prefix="house-bot"
+        )
+        """House bots decide here, off the event loop."""
+        self.guard = ConnectionGuard(_socket_cap(config.max_connections), config.max_per_address)
+        """Open sockets, total and per address (HTTP, WebSocket and line TCP)."""
 
     # -- life cycle --
 
@@ -151,12 +216,14 @@ class TournamentServer:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.house_pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.store.close)
 
     # -- building tables --
 
     def _next_ids(self) -> tuple[int, str, str]:
         self._serial += 1
+        self.store.reserve_serial(self._serial)
         return self._serial, f"t-{self._serial}", f"m-{self._serial}"
 
     def _factory(self, name: str) -> BotFactory:
@@ -189,7 +256,7 @@ class TournamentServer:
                 )
             elif plan.kind == "house":
                 bot = self._factory(plan.name).make(house_seed(spec.seed, plan.seat))
-                seat = HouseSeat(plan.seat, plan.name, bot, spec.hands, budget)
+                seat = HouseSeat(plan.seat, plan.name, bot, spec.hands, budget, self.house_pool)
             else:
                 assert line_table is not None
                 spawn = None
@@ -218,7 +285,12 @@ class TournamentServer:
                 )
             seats.append(seat)
         table = Table(
-            spec, seats, self.store, line_table=line_table, connect_wait=config.connect_wait
+            spec,
+            seats,
+            self.store,
+            line_table=line_table,
+            connect_wait=config.connect_wait,
+            unattended_wait=config.unattended_wait,
         )
         now = Clock.now()
         for plan, seat in zip(plans, table.seats, strict=True):
@@ -227,7 +299,11 @@ class TournamentServer:
             elif isinstance(seat, LineSeat) and plan.channel is not None:
                 seat.attach(plan.channel, now)
             elif isinstance(seat, LineSeat) and plan.command is None:
-                self._open_line_seats.append((table, seat))
+                token = new_token()
+                self.line_tokens[token] = (table, seat)
+                self._line_token_of[id(seat)] = token
+                if not self.config.line_tokens:
+                    self._open_line_seats.append((table, seat))
         return table
 
     def _launch(self, table: Table) -> None:
@@ -237,22 +313,46 @@ class TournamentServer:
         self._tasks[table_id] = task
         task.add_done_callback(lambda _: self._done(table))
 
+    def room(self) -> bool:
+        """Whether another table may start (``max_tables``, whoever creates it)."""
+        return len(self._tasks) < self.config.max_tables
+
+    def may_create(self, authorization: str | None) -> bool:
+        """Whether a client that sent this ``Authorization`` header may make a table
+        (REST or the lobby: one policy): always without ``--admin-token``."""
+        admin = self.config.admin_token
+        if admin is None:
+            return True
+        given = (authorization or "").removeprefix("Bearer ")
+        return same_token(given, admin)
+
     def _done(self, table: Table) -> None:
+        """A table's task ended: keep its final status, drop the table (and its match)
+        from memory after ``finished_grace`` seconds (late resumes still get ``bye``)."""
         table_id = table.spec.table_id
         self._tasks.pop(table_id, None)
-        self._finished.append(table_id)
+        self._finished[table_id] = table.status()
         while len(self._finished) > KEEP_FINISHED:
-            old = self.tables.pop(self._finished.popleft(), None)
-            if old is not None:
-                for seat in old.seats:
-                    if isinstance(seat, WsSeat):
-                        self.tokens.pop(seat.token, None)
+            self._finished.popitem(last=False)
+        self.lobby.poke()
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.config.finished_grace, self._forget, table)
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.spec.table_id) is table:
+            del self.tables[table.spec.table_id]
+        for seat in table.seats:
+            if isinstance(seat, WsSeat):
+                self.tokens.pop(seat.token, None)
+        self._open_line_seats = deque((t, s) for t, s in self._open_line_seats if t is not table)
+        for seat in table.seats:
+            self.line_tokens.pop(self._line_token_of.pop(id(seat), ""), None)
 
     def create_table(self, body: TableCreate) -> TableCreated:
         """``POST /v1/tables``: validate, build and start a table. Seats not listed get
         the lobby's house bot. Raises :class:`RequestError`."""
         config = self.config
-        if len(self._tasks) >= config.max_tables:
+        if not self.room():
             raise RequestError(503, ErrorCode.INTERNAL, f"{config.max_tables} tables are running")
         if body.rules not in RULES:
             raise RequestError(422, ErrorCode.MALFORMED, f"rules: unknown {body.rules!r} ({RULES})")
@@ -282,6 +382,9 @@ class TournamentServer:
             raise RequestError(422, ErrorCode.MALFORMED, str(exc)) from None
         self._launch(table)
         tokens = {str(s.seat): s.token for s in table.seats if isinstance(s, WsSeat)}
+        for s in table.seats:
+            if id(s) in self._line_token_of:
+                tokens[str(s.seat)] = self._line_token_of[id(s)]
         return TableCreated(table_id=table_id, match_id=match_id, tokens=tokens)
 
     def _plan(self, seat: int, name: str, transport: str, command: list[str] | None) -> _SeatPlan:
@@ -314,10 +417,7 @@ class TournamentServer:
         """Build and start a lobby table (seat order given); hand out the seats."""
         config = self.config
         serial, table_id, match_id = self._next_ids()
-        if config.lobby_seed is None:
-            seed = secrets.randbelow(1 << 31)
-        else:
-            seed = config.lobby_seed + self._lobby_tables
+        seed = derive_seed(self._seed_key, self._lobby_base, self._lobby_tables)
         self._lobby_tables += 1
         plans = []
         for seat, entrant in enumerate(entrants):
@@ -356,6 +456,9 @@ class TournamentServer:
     ) -> None:
         """A line-protocol program connected over TCP: give it a table's open line seat,
         else send it to the lobby."""
+        if not self.guard.admit(writer.transport):
+            writer.transport.abort()
+            return
         peer = writer.get_extra_info("peername")
         label = f"line client {peer[0]}:{peer[1]}" if peer else "line client"
         config = self.config
@@ -367,18 +470,49 @@ class TournamentServer:
             burst=config.rate_burst,
             flood_seconds=config.flood_seconds,
         )
+        token = await self._line_token(channel)
+        if token is not None:
+            table, seat = self.line_tokens.get(token, (None, None))
+            if table is None or seat is None or table.state != "waiting" or seat.channel:
+                log.info("%s: unknown or used line seat token; closing", label)
+                await channel.close()
+                return
+            seat.attach(channel, Clock.now())
+            return
         while self._open_line_seats:
             table, seat = self._open_line_seats.popleft()
             if table.state == "waiting" and seat.channel is None:
                 seat.attach(channel, Clock.now())
                 return
-        self.lobby.join(Entrant("line", "tcp-line", channel=channel))
+        if not self.may_create(None):
+            log.info("%s: no open line seat, and the lobby needs the admin token", label)
+            writer.transport.abort()
+            return
+        try:
+            self.lobby.join(Entrant("line", "tcp-line", channel=channel))
+        except LobbyFullError as exc:
+            log.info("%s: %s", label, exc)
+            writer.transport.abort()
+
+    async def _line_token(self, channel: LineChannel) -> str | None:
+        """The seat token a TCP line program sends first (``/token <secret>``), if it
+        sends one within ``line_token_wait`` seconds; programs that know nothing of
+        tokens say nothing before ``/start``."""
+        try:
+            line = await asyncio.wait_for(channel.read_line(), self.config.line_token_wait)
+        except (TimeoutError, LineTooLongError):
+            return None
+        if line is None or not line.startswith(LINE_TOKEN + " "):
+            return None
+        return line[len(LINE_TOKEN) + 1 :].strip()
 
     # -- queries --
 
     def table_status(self, table_id: str) -> TableStatus | None:
         table = self.tables.get(table_id)
-        return None if table is None else table.status()
+        if table is not None and not table.over:
+            return table.status()
+        return self._finished.get(table_id)
 
     async def stored_table(self, table_id: str) -> TableStatus | None:
         """A table no longer in memory, from the store."""
@@ -394,11 +528,26 @@ class TournamentServer:
         stored = await asyncio.wrap_future(self.store.load_match(rows[0], with_log=False))
         return None if stored is None else _stored_status(stored)
 
-    async def list_tables(self) -> list[TableStatus]:
-        live = [t.status() for t in self.tables.values()]
-        known = {s.table_id for s in live}
-        stored = await asyncio.wrap_future(self.store.load_matches())
-        return live + [_stored_status(m) for m in stored if m.row.table_id not in known]
+    async def list_tables(
+        self, limit: int = LIST_LIMIT, before: int | None = None
+    ) -> tuple[list[TableStatus], int | None]:
+        """One page of tables, newest first: at most ``limit`` whose serial is below
+        ``before``; and the ``before`` of the next page (``None``: this is the last)."""
+        limit = max(1, min(limit, LIST_MAX))
+        top = (1 << 62) if before is None else before
+        page: dict[int, TableStatus] = {}
+        for table in self.tables.values():
+            serial = table.spec.serial
+            if serial < top:
+                page[serial] = self.table_status(table.spec.table_id) or table.status()
+        stored = await asyncio.wrap_future(self.store.load_matches(limit, top))
+        for match in stored:
+            page.setdefault(
+                match.row.serial, self._finished.get(match.row.table_id) or _stored_status(match)
+            )
+        serials = sorted(page, reverse=True)[:limit]
+        more = len(serials) == limit and (len(page) > limit or len(stored) == limit)
+        return [page[s] for s in serials], (serials[-1] if more else None)
 
     async def load_log(self, match_id: str) -> StoredMatch:
         """A finished (or aborted) match with its log; :class:`RequestError` otherwise.
@@ -413,12 +562,28 @@ class TournamentServer:
             raise RequestError(409, ErrorCode.CONFLICT, "the log is served after the match")
         return stored
 
+    async def off_loop(self, work: Callable[[], T]) -> T:
+        """Run CPU work of a REST answer (building and encoding a long record) in a
+        worker thread rather than on the event loop."""
+        return await asyncio.to_thread(work)
+
     async def load_record(self, match_id: str) -> Record:
         """The game record of a finished (or aborted) match (:mod:`sdk.records`);
-        :class:`RequestError` as :meth:`load_log`."""
-        return record_of(await self.load_log(match_id))
+        :class:`RequestError` as :meth:`load_log`. Built off the event loop (it replays
+        the match on the referee)."""
+        stored = await self.load_log(match_id)
+        return await self.off_loop(lambda: record_of(stored))
 
     async def leaderboard(self) -> Leaderboard:
+        """Computed at most every ``LEADERBOARD_TTL`` seconds (it reads every match)."""
+        now = Clock.now()
+        if self._board is not None and now - self._board[0] < LEADERBOARD_TTL:
+            return self._board[1]
+        board = await self._compute_leaderboard()
+        self._board = (now, board)
+        return board
+
+    async def _compute_leaderboard(self) -> Leaderboard:
         rows = await asyncio.wrap_future(self.store.leaderboard())
         rows.sort(key=lambda r: (-(r[3] / r[1]), -r[3], r[0]))
         entries = [

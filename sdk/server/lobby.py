@@ -21,9 +21,17 @@ from dataclasses import dataclass, field
 from sdk.server.linechan import LineChannel
 from sdk.server.seats import Seat
 
-__all__ = ["Entrant", "Lobby"]
+__all__ = ["Entrant", "Lobby", "LobbyFullError"]
 
 log = logging.getLogger("sdk.server.lobby")
+
+
+_FULL_RETRY = 1.0
+"""Seconds between checks for room while the server runs ``max_tables`` tables."""
+
+
+class LobbyFullError(Exception):
+    """The lobby holds as many waiting bots as it may."""
 
 
 @dataclass(eq=False)
@@ -50,18 +58,37 @@ entrant's ``seat`` future."""
 class Lobby:
     """Bots waiting for a table (see the module doc)."""
 
-    def __init__(self, form: FormTable, wait: float, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        form: FormTable,
+        wait: float,
+        rng: random.Random | None = None,
+        *,
+        room: Callable[[], bool] = lambda: True,
+        capacity: int = 1 << 30,
+    ) -> None:
         self.form = form
         self.wait = wait
         self.rng = rng or random.SystemRandom()
+        self.room = room
+        """Whether another table may start now (the server's ``max_tables``)."""
+        self.capacity = capacity
+        """Bots that may wait at once; more are refused (:class:`LobbyFullError`)."""
         self.waiting: list[Entrant] = []
         self._timer: asyncio.TimerHandle | None = None
 
     def join(self, entrant: Entrant) -> asyncio.Future[Seat]:
-        """Add a bot; its future gets the seat when a table forms."""
+        """Add a bot; its future gets the seat when a table forms. Raises
+        :class:`LobbyFullError` when ``capacity`` bots already wait."""
+        if len(self.waiting) >= self.capacity:
+            raise LobbyFullError(f"{self.capacity} bots are already waiting for a table")
         self.waiting.append(entrant)
         self._check()
         return entrant.seat
+
+    def poke(self) -> None:
+        """Room may have freed up (a table ended): form the tables that can form."""
+        self._check()
 
     def leave(self, entrant: Entrant) -> None:
         """A waiting bot went away (its connection dropped)."""
@@ -79,17 +106,23 @@ class Lobby:
         self.waiting.clear()
 
     def _check(self) -> None:
-        while len(self.waiting) >= 4:
+        while len(self.waiting) >= 4 and self.room():
             self._form(self.waiting[:4])
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         if self.waiting:
             loop = asyncio.get_running_loop()
-            self._timer = loop.call_at(self.waiting[0].arrived + self.wait, self._fill)
+            at = max(
+                self.waiting[0].arrived + self.wait, loop.time() + _FULL_RETRY * (not self.room())
+            )
+            self._timer = loop.call_at(at, self._fill)
 
     def _fill(self) -> None:
         self._timer = None
+        if not self.room():
+            self._check()  # no table may start now: keep waiting
+            return
         if self.waiting:
             log.info(
                 "lobby: %d bot(s) waited %.1f s; adding house bots", len(self.waiting), self.wait

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+import sys
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
@@ -20,10 +21,15 @@ import uvicorn
 from sdk.server.app import create_app
 from sdk.server.config import ServerConfig
 from sdk.server.core import TournamentServer
+from sdk.server.guard import AcceptLog, protocol_classes
 
 __all__ = ["ServerHandle", "running_server", "serve"]
 
 log = logging.getLogger("sdk.server")
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread runs before the interpreter lock may pass (Python's default is
+0.005): a house bot thinking in a worker thread delays the event loop at most this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +55,14 @@ class ServerHandle:
 
 def _uvicorn(config: ServerConfig, server: TournamentServer, log_level: str) -> uvicorn.Server:
     app = create_app(server)
+    http, ws = protocol_classes(server.guard, config.handshake_timeout, config.max_write_buffer)
     return uvicorn.Server(
         uvicorn.Config(
             app,
             host=config.host,
             port=config.port,
-            ws="websockets-sansio",
+            http=http,
+            ws=ws,
             ws_max_size=config.max_frame_bytes,
             ws_per_message_deflate=False,
             ws_ping_interval=20.0,
@@ -86,6 +94,8 @@ async def running_server(
     server = TournamentServer(config, seats)
     sock = _bind(config.host, config.port)
     userver = _uvicorn(config, server, log_level)
+    accept_log = AcceptLog(asyncio.get_running_loop(), config.accept_log_interval)
+    accept_log.install()
     task = asyncio.create_task(userver.serve(sockets=[sock]))
     try:
         while not userver.started:
@@ -99,6 +109,7 @@ async def running_server(
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 15.0)
         sock.close()
+        accept_log.uninstall()
 
 
 def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "info") -> None:
@@ -107,4 +118,11 @@ def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "inf
     userver = _uvicorn(config, server, log_level)
     sock = _bind(config.host, config.port)
     log.info("taimahjong server on http://%s:%d", config.host, sock.getsockname()[1])
-    asyncio.run(userver.serve(sockets=[sock]))
+
+    async def main() -> None:
+        # house bots run in threads: hand the interpreter back to the event loop sooner
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        AcceptLog(asyncio.get_running_loop(), config.accept_log_interval).install()
+        await userver.serve(sockets=[sock])
+
+    asyncio.run(main())

@@ -19,6 +19,7 @@ the seat's own action, or its R17 default and the reason.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -468,21 +469,38 @@ class LineSeat(Seat):
 
 
 class HouseSeat(Seat):
-    """A :class:`~sdk.bot.Bot` run in the server's event loop, fed and policed exactly
-    as :func:`sdk.local.play_match` does (so a table of house bots replays in-process).
-    Keep house bots fast: a decision blocks the loop while it runs."""
+    """A :class:`~sdk.bot.Bot` run inside the server, fed and policed exactly as
+    :func:`sdk.local.play_match` does (so a table of house bots replays in-process).
+
+    With an ``executor`` (the server's worker pool) the bot's decisions run there, off
+    the event loop, so a slow house bot cannot stall any connection or other table;
+    events that arrive while it thinks are applied to its mirror after it answers (it
+    decides on the view it was asked with). Without one it runs in the loop."""
 
     transport = "builtin"
 
-    def __init__(self, seat: int, name: str, bot: Bot, hands: int, budget: Budget) -> None:
+    def __init__(
+        self,
+        seat: int,
+        name: str,
+        bot: Bot,
+        hands: int,
+        budget: Budget,
+        executor: concurrent.futures.Executor | None = None,
+    ) -> None:
         super().__init__(seat, name)
         self.bot = bot
         self.budget = budget
         self.hands = hands
+        self.executor = executor
         self.mirror = Mirror(seat)
         self.stats = DecisionStats()
         self._listens = bot.wants("on_event")
         self._hooked = any(bot.wants(h) for h in ("on_hand_start", "on_hand_end", "on_match_end"))
+        self._busy = False
+        """A decision is running in the pool (the bot and mirror are its until done)."""
+        self._backlog: list[Event] = []
+        self._queued: _Asked | None = None
 
     async def open(self) -> None:
         self.bot.on_match_start(
@@ -490,6 +508,9 @@ class HouseSeat(Seat):
         )
 
     def push(self, events: Sequence[Event]) -> None:
+        if self._busy:
+            self._backlog.extend(events)
+            return
         mirror, seat = self.mirror, self.seat
         for event in events:
             seen = project(event, seat)
@@ -514,12 +535,22 @@ class HouseSeat(Seat):
         self._requests += 1
         default = default_action(ask.legal, ask.drawn_tile)
         deadline = ask.now + (self.ctx.decision_seconds if self.ctx else self.budget.decision)
-        self._asked = _Asked(ask, str(self._requests), default, deadline)
-        asyncio.get_running_loop().call_soon(self._decide, self._asked)
+        asked = self._asked = _Asked(ask, str(self._requests), default, deadline)
+        if self.executor is None:
+            asyncio.get_running_loop().call_soon(self._decide, asked)
+        elif self._busy:  # the previous decision overran its deadline and still runs
+            self._queued = asked
+        else:
+            self._submit(asked)
 
-    def _decide(self, asked: _Asked) -> None:
-        if self._asked is not asked:
-            return  # already settled by the clock
+    def _submit(self, asked: _Asked) -> None:
+        assert self.executor is not None
+        self._busy = True
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self.executor, self._choose, asked)
+        future.add_done_callback(lambda f: self._chosen(asked, f))
+
+    def _choose(self, asked: _Asked) -> tuple[Action, Outcome]:
         window = self.mirror.window
         request = DecisionRequest(
             asked.ask.legal,
@@ -530,6 +561,32 @@ class HouseSeat(Seat):
         before = dict(self.stats.outcomes)
         action = decide_inline(self.bot, window, request, self.stats)
         outcome = _HOUSE_OUTCOMES.get(_changed_key(before, self.stats.outcomes), Outcome.OK)
+        return action, outcome
+
+    def _chosen(self, asked: _Asked, future: asyncio.Future[tuple[Action, Outcome]]) -> None:
+        self._busy = False
+        backlog, self._backlog = self._backlog, []
+        if future.cancelled():
+            return
+        if self._asked is asked:
+            exc = future.exception()
+            if exc is not None:
+                log.error("seat %d (%s): the decision failed: %r", self.seat, self.name, exc)
+                self._settle(asked.default, Outcome.MALFORMED, "the house bot failed", None, None)
+            else:
+                action, outcome = future.result()
+                reason = "" if outcome is Outcome.OK else outcome.value
+                self._settle(action, outcome, reason, None, None)
+        if backlog:
+            self.push(backlog)
+        queued, self._queued = self._queued, None
+        if queued is not None and self._asked is queued:
+            self._submit(queued)
+
+    def _decide(self, asked: _Asked) -> None:
+        if self._asked is not asked:
+            return  # already settled by the clock
+        action, outcome = self._choose(asked)
         self._settle(action, outcome, "" if outcome is Outcome.OK else outcome.value, None, None)
 
 

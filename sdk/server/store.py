@@ -54,6 +54,10 @@ CREATE TABLE IF NOT EXISTS matches (
     created_at REAL NOT NULL,
     finished_at REAL
 );
+CREATE TABLE IF NOT EXISTS counters (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chunks (
     match_id TEXT NOT NULL,
     chunk INTEGER NOT NULL,
@@ -153,7 +157,10 @@ class Store:
     def _run(self, ready: concurrent.futures.Future[int]) -> None:
         try:
             db = self._open()
-            (serial,) = db.execute("SELECT coalesce(max(serial), 0) FROM matches").fetchone()
+            (serial,) = db.execute(
+                "SELECT max(coalesce((SELECT max(serial) FROM matches), 0),"
+                " coalesce((SELECT value FROM counters WHERE name='serial'), 0))"
+            ).fetchone()
         except sqlite3.Error as exc:
             ready.set_exception(exc)
             return
@@ -161,8 +168,9 @@ class Store:
         while (job := self._jobs.get()) is not None:
             try:
                 job(db)
-            except sqlite3.Error:
+            except Exception:  # any failure fails that job only; the store keeps serving
                 log.exception("store: a database operation failed")
+                _rollback(db)
         db.close()
 
     # -- generic --
@@ -189,6 +197,17 @@ class Store:
         return future
 
     # -- writes --
+
+    def reserve_serial(self, serial: int) -> None:
+        """Remember that ids up to ``serial`` are taken (a table that never starts has
+        no match row, yet its id must not come back after a restart)."""
+        self.submit(
+            lambda db: db.execute(
+                "INSERT INTO counters VALUES ('serial', ?) ON CONFLICT(name)"
+                " DO UPDATE SET value=max(value, excluded.value)",
+                (serial,),
+            )
+        )
 
     def begin_match(self, row: MatchRow) -> None:
         """Record a match that starts now."""
@@ -270,13 +289,24 @@ class Store:
     ) -> concurrent.futures.Future[StoredMatch | None]:
         return self.call(lambda db: _load_match(db, match_id, with_log))
 
-    def load_matches(self, limit: int = 1000) -> concurrent.futures.Future[list[StoredMatch]]:
-        """The latest ``limit`` matches, without their logs."""
-        return self.call(lambda db: _load_matches(db, limit))
+    def load_matches(
+        self, limit: int = 1000, before: int = 1 << 62
+    ) -> concurrent.futures.Future[list[StoredMatch]]:
+        """The latest ``limit`` matches whose serial is below ``before``, without logs."""
+        return self.call(lambda db: _load_matches(db, limit, before))
 
     def leaderboard(self) -> concurrent.futures.Future[list[tuple[str, int, int, int]]]:
         """``(bot_name, matches, hands, total_score)`` over finished matches."""
         return self.call(_leaderboard)
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Leave no transaction open after a failed job."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("store: rollback failed")
 
 
 class _transaction:
@@ -319,9 +349,10 @@ def _load_match(db: sqlite3.Connection, match_id: str, with_log: bool) -> Stored
     return StoredMatch(row, status, scores, played, events, decisions)
 
 
-def _load_matches(db: sqlite3.Connection, limit: int) -> list[StoredMatch]:
+def _load_matches(db: sqlite3.Connection, limit: int, before: int) -> list[StoredMatch]:
     rows = db.execute(
-        f"SELECT {_COLUMNS} FROM matches ORDER BY serial DESC LIMIT ?", (limit,)
+        f"SELECT {_COLUMNS} FROM matches WHERE serial < ? ORDER BY serial DESC LIMIT ?",
+        (before, limit),
     ).fetchall()
     return [StoredMatch(*_row(r), [], []) for r in rows]
 

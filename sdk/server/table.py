@@ -36,12 +36,16 @@ from sdk.server.records import Clock, DecisionRecord, Outcome
 from sdk.server.seats import Ask, LineSeat, Seat
 from sdk.server.store import MatchRow, Store
 
-__all__ = ["Table", "TableSpec"]
+__all__ = ["Table", "TableSpec", "UnattendedError"]
 
 log = logging.getLogger("sdk.server.table")
 
 _STARTUP_POLL = 0.25
 """Seconds between checks of time-based start-up conditions (events wake it sooner)."""
+
+
+class UnattendedError(Exception):
+    """No remote seat was connected for the table's ``unattended_wait``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +92,7 @@ class Table:
         *,
         line_table: LineTable | None = None,
         connect_wait: float = 300.0,
+        unattended_wait: float = 60.0,
     ) -> None:
         if sorted(s.seat for s in seats) != [0, 1, 2, 3]:
             raise ValueError("a table has exactly one seat object per seat 0..3")
@@ -96,6 +101,7 @@ class Table:
         self.store = store
         self.line_table = line_table
         self.connect_wait = connect_wait
+        self.unattended_wait = unattended_wait
         self.clock = Clock()
         self.decision_seconds = spec.decision_ms / 1000
         self.startup_seconds = spec.startup_ms / 1000
@@ -108,6 +114,7 @@ class Table:
         self.decisions = 0
         self._line_seats = {s.seat: s for s in self.seats if isinstance(s, LineSeat)}
         self._pushers = [s for s in self.seats if not isinstance(s, LineSeat)]
+        self._remote = [s for s in self.seats if s.transport != "builtin"]
         self._asking: set[int] = set()
         """Seats asked whose decision has not been settled yet."""
         self._unapplied: set[int] = set()
@@ -155,6 +162,8 @@ class Table:
             self._start()
             await self._play()
             status = "finished"
+        except UnattendedError as exc:
+            log.warning("%s: aborted: %s", self.spec.table_id, exc)
         except asyncio.CancelledError:
             log.warning("%s: cancelled", self.spec.table_id)
             raise
@@ -193,8 +202,14 @@ class Table:
         assert match is not None
         settled = self._settled
         while not match.is_over:
+            if not self._attended():
+                await self._wait_attended()
             self._ask(match)
-            seat, record = await settled.get()
+            if settled.empty():
+                seat, record = await settled.get()
+            else:  # settled at once (a seat not connected): still let others run
+                seat, record = settled.get_nowait()
+                await asyncio.sleep(0)
             self._unapplied.discard(seat)
             self.decisions += 1
             tiers = self._tiers
@@ -224,6 +239,22 @@ class Table:
         for seat, action in decisions.items():
             events.extend(match.apply(seat, action))
         self._broadcast(events)
+
+    def _attended(self) -> bool:
+        """Whether someone plays here: a connected remote seat, or house bots only."""
+        return not self._remote or any(s.connected for s in self._remote)
+
+    async def _wait_attended(self) -> None:
+        """Pause while no remote seat is connected; after ``unattended_wait`` seconds
+        give up (:class:`UnattendedError`): a table nobody attends is not played."""
+        deadline = Clock.now() + self.unattended_wait
+        while not self._attended():
+            left = deadline - Clock.now()
+            if left <= 0:
+                raise UnattendedError(f"no remote seat connected for {self.unattended_wait:g} s")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, _STARTUP_POLL))
 
     def _ask(self, match: Match) -> None:
         pending = match.pending()

@@ -30,7 +30,7 @@ from protocol.wire import PROTOCOL_VERSION
 from protocol.wire.codec import WireDecodeError, decode_client_frame, encode
 from protocol.wire.common import ErrorCode
 from protocol.wire.messages import ErrorMsg, Hello
-from sdk.server.lobby import Entrant
+from sdk.server.lobby import Entrant, LobbyFullError
 from sdk.server.records import Clock
 from sdk.server.seats import WsSeat
 from sdk.server.security import TokenBucket
@@ -51,12 +51,21 @@ class WsConnection:
     """One WebSocket connection: an outbox drained by a writer task (a
     :class:`~sdk.server.seats.FrameSink`)."""
 
-    def __init__(self, websocket: WebSocket, max_outbox: int, bucket: TokenBucket) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        max_outbox: int,
+        bucket: TokenBucket,
+        max_outbox_bytes: int = 1 << 20,
+    ) -> None:
         self.websocket = websocket
         self.bucket = bucket
         self.max_outbox = max_outbox
+        self.max_outbox_bytes = max_outbox_bytes
         self.closed = False
         self._out: deque[str] = deque()
+        self._queued = 0
+        """Characters queued in ``_out``."""
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
 
@@ -64,9 +73,11 @@ class WsConnection:
         if self._close is not None or self.closed:
             return
         self._out.extend(frames)
-        if len(self._out) > self.max_outbox:
+        self._queued += sum(map(len, frames))
+        if len(self._out) > self.max_outbox or self._queued > self.max_outbox_bytes:
             log.warning("a client does not read its frames; closing its connection")
             self._out.clear()
+            self._queued = 0
             self._close = (CLOSE_POLICY, "not reading")
         self._wake.set()
 
@@ -90,7 +101,9 @@ class WsConnection:
                 await self._wake.wait()
                 self._wake.clear()
                 while self._out:
-                    await ws.send_text(self._out.popleft())
+                    frame = self._out.popleft()
+                    self._queued -= len(frame)
+                    await ws.send_text(frame)
                 if self._close is not None:
                     with contextlib.suppress(RuntimeError):
                         await ws.close(*self._close)
@@ -108,7 +121,7 @@ async def serve_ws(server: TournamentServer, websocket: WebSocket) -> None:
     bucket = TokenBucket(
         config.rate_per_second, config.rate_burst, Clock.now(), config.flood_seconds
     )
-    conn = WsConnection(websocket, config.max_outbox, bucket)
+    conn = WsConnection(websocket, config.max_outbox, bucket, config.max_outbox_bytes)
     writer = asyncio.create_task(conn.write())
     session = _Session(server, websocket, conn)
     try:
@@ -158,9 +171,12 @@ class _Session:
             if seat is None:
                 self.conn.error(ErrorCode.BAD_TOKEN, "unknown token")
                 return
-        if seat.conn is not None:
-            self.conn.error(ErrorCode.SEAT_TAKEN, "another connection holds this seat")
-            return
+        old = seat.conn
+        if old is not None:  # the token's holder is back on a new connection: it wins
+            seat.detach(old)
+            if isinstance(old, WsConnection):
+                old.error(ErrorCode.CONFLICT, "a new connection presented this seat's token")
+            old.close(CLOSE_POLICY, "replaced by a new connection")
         if not seat.attach(self.conn, first, Clock.now()):
             return
         self.seat = seat
@@ -208,9 +224,16 @@ class _Session:
         self, hello: Hello, pending: asyncio.Task[str | bytes | None]
     ) -> WsSeat | None:
         """Wait in the lobby; ``None`` if the client left or spoke out of turn."""
+        if not self.server.may_create(self.websocket.headers.get("authorization")):
+            self.conn.error(ErrorCode.BAD_TOKEN, "this server's lobby needs the admin token")
+            return None
         entrant = Entrant("ws", hello.bot_name)
+        try:
+            future = self.server.lobby.join(entrant)
+        except LobbyFullError as exc:
+            self.conn.error(ErrorCode.RATE_LIMITED, str(exc))
+            return None
         self.entrant = entrant
-        future = self.server.lobby.join(entrant)
         await asyncio.wait({future, pending}, return_when=asyncio.FIRST_COMPLETED)
         if not future.done():
             if pending.result() is not None:
@@ -240,6 +263,8 @@ class _Session:
             if delay:
                 await asyncio.sleep(delay)
                 now = Clock.now()
+            if seat.conn is not self.conn:  # taken over by a newer connection
+                return
             if not seat.on_frame(frame, now):
                 self.conn.close(CLOSE_POLICY, "fatal error")
                 return

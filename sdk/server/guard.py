@@ -1,0 +1,282 @@
+"""Connection limits below the app: how many sockets, how long to say something, how
+much may be queued for a peer, and how loudly to complain when accepting fails.
+
+uvicorn's protocol classes are subclassed (:func:`protocol_classes`) so that every
+connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
+
+* at most ``max_connections`` open sockets, and ``max_per_address`` from one address;
+  a connection over either cap is closed at once (the client sees the connection
+  closed before any answer);
+* a connection that has not sent complete request headers within
+  ``handshake_timeout`` seconds is closed (idle sockets cannot pile up);
+* a WebSocket peer whose unsent output (frames, pongs) exceeds ``max_write_buffer``
+  bytes is disconnected: a client that never reads cannot grow the server's memory;
+  one that sends more than ``PING_RATE`` pings a second (bursts of ``PING_BURST``) is
+  disconnected too;
+* a text frame that is not UTF-8 is answered with close code 1007 and one log line.
+
+:class:`AcceptLog` rate-limits the event loop's reports of failed ``accept()`` calls
+(file descriptors exhausted): one line per interval with a count, not a traceback each.
+
+>>> class T:
+...     def __init__(self, host): self.host, self.closing = host, False
+...     def get_extra_info(self, name): return (self.host, 1) if name == "peername" else None
+...     def is_closing(self): return self.closing
+>>> guard = ConnectionGuard(max_connections=3, max_per_address=2)
+>>> a, b, c, d = T("10.0.0.1"), T("10.0.0.1"), T("10.0.0.1"), T("10.0.0.2")
+>>> guard.admit(a), guard.admit(b), guard.admit(c), guard.admit(d)
+(True, True, False, True)
+>>> b.closing = True
+>>> guard.admit(c), guard.open
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+from sdk.server.security import TokenBucket
+
+__all__ = ["AcceptLog", "ConnectionGuard", "protocol_classes"]
+
+log = logging.getLogger("sdk.server.guard")
+
+
+def _address(transport: Any) -> str:
+    peer = transport.get_extra_info("peername")
+    return str(peer[0]) if peer else "?"
+
+
+class ConnectionGuard:
+    """Counts open sockets (HTTP, WebSocket and line-protocol TCP) in total and per
+    peer address. Sockets are tracked by transport; closed ones are pruned lazily, so
+    no close hook is needed."""
+
+    def __init__(self, max_connections: int, max_per_address: int) -> None:
+        self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self._open: dict[int, tuple[Any, str]] = {}
+        self._per_address: Counter[str] = Counter()
+        self.refused = 0
+
+    @property
+    def open(self) -> int:
+        self._prune()
+        return len(self._open)
+
+    def _prune(self) -> None:
+        gone = [key for key, (t, _) in self._open.items() if t.is_closing()]
+        for key in gone:
+            _, address = self._open.pop(key)
+            self._per_address[address] -= 1
+
+    def admit(self, transport: Any) -> bool:
+        """Whether a new socket may stay open (it is counted if so)."""
+        key = id(transport)
+        if key in self._open:
+            return True
+        address = _address(transport)
+        if (
+            len(self._open) >= self.max_connections
+            or self._per_address[address] >= self.max_per_address
+        ):
+            self._prune()
+            if (
+                len(self._open) >= self.max_connections
+                or self._per_address[address] >= self.max_per_address
+            ):
+                self.refused += 1
+                if self.refused == 1 or self.refused % 1000 == 0:
+                    log.warning(
+                        "connection from %s refused: %d open (cap %d, %d per address);"
+                        " %d refused so far",
+                        address,
+                        len(self._open),
+                        self.max_connections,
+                        self.max_per_address,
+                        self.refused,
+                    )
+                return False
+        self._open[key] = (transport, address)
+        self._per_address[address] += 1
+        return True
+
+    def release(self, transport: Any) -> None:
+        """A socket closed (optional: closed sockets are also pruned lazily)."""
+        entry = self._open.pop(id(transport), None)
+        if entry is not None:
+            self._per_address[entry[1]] -= 1
+
+
+class AcceptLog:
+    """An event-loop exception handler that reports ``accept()`` failures at most once
+    per ``interval`` seconds (with how many there were) and passes everything else to
+    the previous handler."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, interval: float = 10.0) -> None:
+        self.loop, self.interval = loop, interval
+        self.previous = loop.get_exception_handler()
+        self.suppressed = 0
+        self._last = -interval
+
+    def install(self) -> None:
+        self.loop.set_exception_handler(self)
+
+    def uninstall(self) -> None:
+        self.loop.set_exception_handler(self.previous)
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if "accept" not in str(context.get("message", "")):
+            if self.previous is not None:
+                self.previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = time.monotonic()
+        if now - self._last < self.interval:
+            self.suppressed += 1
+            return
+        exc = context.get("exception")
+        log.error(
+            "accepting connections fails: %s (%s); %d more such failure(s) since the last report",
+            context.get("message"),
+            exc,
+            self.suppressed,
+        )
+        self._last, self.suppressed = now, 0
+
+
+PING_RATE, PING_BURST = 2.0, 20
+"""Pings a WebSocket peer may send a second, with bursts: keepalive needs far fewer;
+a peer over it is disconnected (answering pings costs the server CPU)."""
+
+
+def protocol_classes(
+    guard: ConnectionGuard, handshake_timeout: float, max_write_buffer: int
+) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
+    """uvicorn's HTTP and WebSocket protocols with the guard's limits (see the module
+    doc); pass them as ``uvicorn.Config(http=..., ws=...)``."""
+
+    class GuardedHttp(H11Protocol):
+        _handshake: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if not guard.admit(transport):
+                transport.abort()
+                return
+            self._handshake = self.loop.call_later(handshake_timeout, self._handshake_expired)
+
+        def _handshake_expired(self) -> None:
+            self._handshake = None
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._handshake is not None and self.cycle is not None:
+                self._handshake.cancel()
+                self._handshake = None
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            if self._handshake is not None:
+                self._handshake.cancel()
+                self._handshake = None
+            super().handle_websocket_upgrade(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._handshake is not None:
+                self._handshake.cancel()
+                self._handshake = None
+            guard.release(self.transport)
+            super().connection_lost(exc)
+
+    class GuardedWs(WebSocketsSansIOProtocol):
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            guard.admit(transport)  # counted already by the HTTP side (same socket)
+            self._pings = TokenBucket(PING_RATE, PING_BURST, time.monotonic())
+            self._batch: list[bytes] = []
+            self._flush_soon = False
+
+        async def send(self, message: Any) -> None:
+            """Frames sent in one turn of the loop go out in one socket write (one
+            system call instead of one per frame); anything else flushes them first."""
+            if (
+                message["type"] == "websocket.send"
+                and self.handshake_complete
+                and not self.close_sent
+                and self.initial_response is None
+                and not self.disconnected
+                and self.writable.is_set()
+            ):
+                text = message.get("text")
+                try:
+                    if text is not None:
+                        self.conn.send_text(text.encode())
+                    else:
+                        self.conn.send_binary(message["bytes"])
+                except InvalidState:
+                    raise ClientDisconnected() from None
+                self._batch.extend(self.conn.data_to_send())
+                if not self._flush_soon:
+                    self._flush_soon = True
+                    self.loop.call_soon(self._flush)
+                return
+            self._flush()
+            await super().send(message)
+
+        def _flush(self) -> None:
+            self._flush_soon = False
+            if self._batch:
+                data, self._batch = b"".join(self._batch), []
+                if not self.transport.is_closing():
+                    self.transport.write(data)
+
+        def handle_ping(self) -> None:
+            if self._pings.take(time.monotonic()) > 0:
+                if not self.transport.is_closing():
+                    log.warning("%s sends too many pings; disconnecting", _address(self.transport))
+                    self.transport.abort()
+                return
+            super().handle_ping()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            guard.release(self.transport)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.get_write_buffer_size() > max_write_buffer:
+                log.warning(
+                    "%s does not read what it is sent; disconnecting", _address(self.transport)
+                )
+                self.transport.abort()
+
+        def send_receive_event_to_app(self) -> None:
+            if self.curr_msg_data_type == "text" and not self.close_sent:
+                try:
+                    b"".join(self.frames).decode()
+                except UnicodeDecodeError:
+                    self.frames = []
+                    log.warning(
+                        "%s sent a text frame that is not UTF-8; closing (1007)",
+                        _address(self.transport),
+                    )
+                    self.conn.send_close(1007, "invalid UTF-8")
+                    self.transport.write(b"".join(self.conn.data_to_send()))
+                    self.close_sent = True
+                    self.transport.close()
+                    return
+            super().send_receive_event_to_app()
+
+    return GuardedHttp, GuardedWs

@@ -1,0 +1,147 @@
+"""Limits on REST requests, as an ASGI middleware around the app: a request rate per
+client address, and a body size enforced while the body is read.
+
+* Each client address has a :class:`~sdk.server.security.TokenBucket` of
+  ``rate`` requests a second with bursts of ``burst``; a request over it is answered
+  ``429`` with code ``rate_limited`` and a ``Retry-After`` header, without running the
+  endpoint. WebSocket connections are not metered here (they have their own limits).
+* A body larger than ``max_body`` bytes is refused with ``413`` (code ``malformed``) as
+  soon as its ``Content-Length`` says so or, without one, as soon as that many bytes
+  have arrived: nothing larger is ever held in memory.
+
+>>> limits = RestLimits(None, rate=1, burst=2, max_body=10)  # type: ignore[arg-type]
+>>> [limits.allow("10.0.0.1", 0.0) for _ in range(3)]
+[True, True, False]
+>>> limits.allow("10.0.0.2", 0.0), limits.allow("10.0.0.1", 1.5)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sdk.server.security import TokenBucket
+
+__all__ = ["RestLimits"]
+
+_MAX_CLIENTS = 10_000
+"""Buckets kept; beyond, the full (idle) ones are forgotten."""
+
+
+def _error_response(status: int, code: str, message: str, headers: list[tuple[bytes, bytes]]):  # type: ignore[no-untyped-def]
+    body = json.dumps({"code": code, "message": message}).encode()
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            *headers,
+        ],
+    }
+    return start, {"type": "http.response.body", "body": body}
+
+
+class RestLimits:
+    """The middleware (see the module doc)."""
+
+    def __init__(self, app: ASGIApp, *, rate: float, burst: int, max_body: int) -> None:
+        self.app = app
+        self.rate, self.burst, self.max_body = rate, burst, max_body
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def allow(self, client: str, now: float) -> bool:
+        """Spend one request of ``client``'s budget; whether it was there."""
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            if len(self._buckets) >= _MAX_CLIENTS:
+                self._forget(now)
+            bucket = self._buckets[client] = TokenBucket(self.rate, self.burst, now)
+        if bucket.take(now) > 0:
+            bucket.tokens += 1  # a refused request costs nothing more
+            return False
+        return True
+
+    def _forget(self, now: float) -> None:
+        idle = [
+            c for c, b in self._buckets.items() if b.tokens + (now - b.stamp) * b.rate >= b.burst
+        ]
+        for client in idle or list(self._buckets)[: len(self._buckets) // 2]:
+            del self._buckets[client]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = client[0] if client else "?"
+        if not self.allow(address, time.monotonic()):
+            retry = str(max(1, math.ceil(1 / self.rate)))
+            start, body = _error_response(
+                429,
+                "rate_limited",
+                f"at most {self.rate:g} requests a second (bursts of {self.burst})",
+                [(b"retry-after", retry.encode())],
+            )
+            await send(start)
+            await send(body)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_body:
+            await self._too_large(send)
+            return
+        await self._call_limited(scope, receive, send)
+
+    async def _call_limited(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the body first (at most ``max_body`` bytes are ever held), then run the
+        app on it."""
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_body:
+                await self._too_large(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send) -> None:
+        start, body = _error_response(
+            413,
+            "malformed",
+            f"a body has at most {self.max_body} bytes",
+            [(b"connection", b"close")],
+        )
+        await send(start)
+        await send(body)
+
+
+def _content_length(scope: Scope) -> int | None:
+    headers: Any = scope.get("headers") or ()
+    for name, value in headers:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None

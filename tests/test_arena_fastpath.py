@@ -1,0 +1,141 @@
+"""The in-process fast path (lazy mirrors, lighter budget policing) against the plain one.
+
+``play_match(lazy_views=True)`` (the default, what the arena uses) feeds a seat's mirror
+only when its bot reads the view; ``lazy_views=False`` feeds every mirror at every event,
+the way the SDK did before. Both run here, in the same test, on the same seeds: the
+events (byte for byte as JSON), scores, hand results, decision outcomes and everything a
+listening bot observed must be identical.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bots.defensive import DefensiveBot
+from bots.greedy import GreedyBot
+from bots.random import RandomBot
+from protocol.actions import Action
+from protocol.events import Event, HandResult
+from sdk.arena.deal import ArenaPlan, play_deal, seatings
+from sdk.arena.loader import load_bot
+from sdk.bot import Bot, DecisionRequest, MatchInfo
+from sdk.local import play_match
+from sdk.view import GameView
+
+
+class Observer(Bot):
+    """Listens to every hook and notes what its view shows at each; plays at random, but
+    reads its view first (so a lazy mirror must be caught up exactly then)."""
+
+    name = "observer"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+        self.notes: list[str] = []
+
+    def _note(self, what: str, view: GameView) -> None:
+        self.notes.append(f"{what} {view.hand} {view.wall_left} {view.river(0)} {view.melds()}")
+
+    def on_match_start(self, info: MatchInfo) -> None:
+        self.notes.append(f"start {info.seat}")
+
+    def on_event(self, view: GameView, event: Event) -> None:
+        self._note(json.dumps(event.to_json()), view)
+
+    def on_hand_start(self, view: GameView) -> None:
+        self._note("hand start", view)
+
+    def on_hand_end(self, view: GameView, result: HandResult) -> None:
+        self._note(f"hand end {result.outcome}", view)
+
+    def on_match_end(self, view: GameView, scores: tuple[int, ...]) -> None:
+        self._note(f"match end {scores}", view)
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Action:
+        self._note(f"choose {request.drawn_tile} {view.drawn_tile}", view)
+        return self.rng.choice(request.legal_actions)
+
+
+class DrawnTileCheck(Bot):
+    """Reads its view only on some decisions, and checks that the request's drawn tile
+    (the referee's, on the fast path) is the mirror's."""
+
+    name = "drawn-check"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Action:
+        if self.rng.random() < 0.3:
+            assert request.drawn_tile == view.drawn_tile
+        return self.rng.choice(request.legal_actions)
+
+
+def _lineup(kind: str, seed: int) -> list[Bot]:
+    if kind == "mixed":
+        return [GreedyBot(), DefensiveBot(), RandomBot(seed), Observer(seed + 1)]
+    if kind == "observers":
+        return [Observer(seed + i) for i in range(4)]
+    return [DrawnTileCheck(seed + i) for i in range(4)]
+
+
+def _play(kind: str, seed: int, seats: tuple[int, ...], lazy: bool) -> tuple[object, ...]:
+    bots = _lineup(kind, seed)
+    result = play_match(bots, seed=seed, hands=4, seats=seats, record_events=True, lazy_views=lazy)
+    log = json.dumps([e.to_json() for e in result.events], separators=(",", ":"))
+    notes = [getattr(b, "notes", None) for b in bots]
+    outcomes = [dict(s.outcomes) for s in result.stats]
+    hands = [r.to_json() for r in result.hand_results]
+    return log, result.scores, hands, outcomes, notes
+
+
+@pytest.mark.parametrize("kind", ["mixed", "observers", "drawn"])
+def test_lazy_mirrors_play_exactly_like_eager_ones(kind: str) -> None:
+    for seed, seats in ((1, (0, 1, 2, 3)), (2, (2, 3, 0, 1)), (3, (1, 0, 3, 2))):
+        lazy = _play(kind, seed, seats, lazy=True)
+        eager = _play(kind, seed, seats, lazy=False)
+        assert lazy == eager
+
+
+def test_arena_deals_are_identical_on_both_paths() -> None:
+    """Whole duplicate deals through the arena's own worker function, logs included."""
+    bots = tuple(
+        load_bot(s) for s in ("bots.greedy", "bots.defensive", "bots.random", "bots.random")
+    )
+    plans = [
+        ArenaPlan(
+            bots,
+            seed=11,
+            match_hands=2,
+            seatings=tuple(seatings(True)),
+            record_events=True,
+            lazy_views=lazy,
+        )
+        for lazy in (True, False)
+    ]
+    for deal in range(2):
+        fast, plain = (play_deal(plan, deal) for plan in plans)
+        assert [m.log for m in fast.matches] == [m.log for m in plain.matches]
+        assert [m.scores for m in fast.matches] == [m.scores for m in plain.matches]
+        for a, b in zip(fast.matches, plain.matches, strict=True):
+            for x, y in zip(a.players, b.players, strict=True):
+                assert (x.points, x.wins, x.deal_ins, x.tai, x.outcomes) == (
+                    y.points,
+                    y.wins,
+                    y.deal_ins,
+                    y.tai,
+                    y.outcomes,
+                )
+                assert x.timing.count == y.timing.count
+
+
+def test_strict_mode_still_checks_every_mirror() -> None:
+    """Strict play feeds every mirror eagerly and checks it against the referee."""
+    bots = [RandomBot(s) for s in range(4)]
+    result = play_match(bots, seed=5, hands=2, strict=True)
+    assert len(result.hand_results) == 2
