@@ -5,6 +5,7 @@ readable by the replay from its URL; the SDK prints where it is."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from bots.greedy import GreedyBot
 from sdk.cli import main as bot_main
 from sdk.local import play_match
 from sdk.records import comparable_lines, parse_text, verify_record
+from sdk.records.schema import validate_line
 from sdk.replay.__main__ import main as replay_main
 from sdk.server.config import ServerConfig
 from sdk.server.runner import ServerHandle, running_server
@@ -56,6 +58,8 @@ async def test_the_server_record_equals_the_local_one_apart_from_timing(
         missing = await http.get(f"{server.url}/v1/matches/no-such-match/log.jsonl")
     record = parse_text(text, source=url)
     verify_record(record)
+    for line in text.splitlines():
+        validate_line(json.loads(line))
     assert record.header.origin.source == "server"
     assert record.header.origin.match_id == created["match_id"]
     local = play_match([GreedyBot() for _ in range(4)], seed=SEED, hands=HANDS, record=True)

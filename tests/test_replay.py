@@ -66,6 +66,12 @@ def test_one_seats_view_hides_the_others_tiles_and_decisions(
     assert " concealed" in out  # the other seats' hands are only counted
 
 
+def test_chinese_tiles(record: Record, path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run([str(path), "--hand", "0", "--print", "--chinese"], capsys)
+    win = record.hands[0].result
+    assert code == 0 and win.win_tile is not None and win.win_tile.chinese in out
+
+
 def test_step_prints_the_table_at_that_step(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run([str(path), "--step", "5"], capsys)
     assert code == 0 and "step 5/" in out and "hand 0" in out

@@ -11,7 +11,7 @@ from bots.greedy import GreedyBot
 from protocol.actions import PASS, WIN, Action
 from sdk.bot import DecisionRequest
 from sdk.local import play_match
-from sdk.records import Record, encode_record
+from sdk.records import Record, encode_record, read_record
 from sdk.review import review_html, review_record
 from sdk.review.__main__ import main
 from sdk.view import GameView
@@ -82,7 +82,7 @@ def test_the_command_line_writes_text_and_html(
     assert "seat 3 (greedy)" in out and "decisions that cost the most" in out
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "dealt in" in page and "http" not in page
-    assert review_html(review_record(greedy_record, 3, "bots.random")) == page
+    assert review_html(review_record(read_record(path), 3, "bots.random")) == page
 
 
 @pytest.mark.parametrize(

@@ -89,7 +89,12 @@ async def test_dropped_connections_resume_and_every_request_is_answered_in_time(
         assert [e.to_json() for e in bots[s].seen] == want  # nothing missed, nothing twice
     assert all(r.completed and r.stats.fallbacks == 0 for r in results)
     assert not any(d.defaulted for _, d in server.decisions)
-    assert max(server.replies.values()) == 1
+    # Delivery is at least once around a drop: a reply in flight when the connection is cut
+    # may still be read after the seat resumed and got the request again, so the client
+    # answers it twice (the server applies one). Any other request is answered once.
+    twice = [(seat, rid) for (seat, rid), n in server.replies.items() if n > 1]
+    assert max(server.replies.values()) <= 2
+    assert all(seat in (0, 2) and rid.rsplit("-", 1)[-1] in dropped for seat, rid in twice)
 
 
 class Sleepy(Bot):

@@ -9,6 +9,8 @@ format version) or the server cannot be reached.
 'http://127.0.0.1:8765/v1/matches/m-1/log.jsonl'
 >>> record_url("http://127.0.0.1:8765/v1/matches/m-1/log.jsonl")
 'http://127.0.0.1:8765/v1/matches/m-1/log.jsonl'
+>>> record_url("http://127.0.0.1:8765/v1/matches/m-1/view?seat=2")
+'http://127.0.0.1:8765/v1/matches/m-1/log.jsonl'
 """
 
 from __future__ import annotations
@@ -44,9 +46,16 @@ def is_url(text: str) -> bool:
 
 
 def record_url(url: str) -> str:
-    """The ``log.jsonl`` URL of a match URL (given either one)."""
-    base = url.rstrip("/")
-    return base if base.endswith(".jsonl") else base + "/log.jsonl"
+    """The ``log.jsonl`` URL of a match URL: the match itself, its ``log.jsonl``, its
+    ``log`` or its viewer page (``/view?seat=2``)."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    for suffix in ("/view", "/log"):
+        if path.endswith(suffix):
+            path = path[: -len(suffix)]
+    if not path.endswith(".jsonl"):
+        path += "/log.jsonl"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
 def match_record_url(server_url: str, match_id: str) -> str:

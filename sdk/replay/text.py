@@ -62,7 +62,7 @@ _WIND_NAMES = "ESWN"
 def tile_text(tile: int, chinese: bool = False) -> Text:
     """One tile, coloured by suit (honours bold), in notation or in Chinese."""
     t = Tile(tile)
-    label = t.chinese() if chinese else str(t)
+    label = t.chinese if chinese else str(t)
     return Text(label, style=_SUIT_STYLE.get(t.suit or "", "bold"))
 
 
