@@ -14,6 +14,11 @@ less), the median over ``--repeats`` repeats of:
   second inside :func:`sdk.search.flat.search`, and the CPU milliseconds per decision at
   each sample count the strength runs use.
 
+Then the search's precision: on the same states, the median standard error of a
+candidate's advantage over the bot's guess (points per hand, paired world by world) at
+8 and 64 samples; it shrinks as 1/sqrt(samples), which says how many samples it takes to
+tell two discards apart.
+
 It also times, in the same run, the referee benchmark's loop (``bench_referee.py``: full
 hands of four uniform-random bots), so that figures from a loaded machine can be set
 against that benchmark's published figure.
@@ -122,8 +127,25 @@ def main() -> None:
         target = "   (target >= 3,000)" if name == "random" else ""
         print(f"  playouts/s, {name:<10} {median_of(args.repeats, playing):8,.0f}{target}")
     search_speed(views, args.repeats)
+    precision(views)
     referee = median_of(args.repeats, lambda: referee_rate(200))
     print(f"  referee, full random hands/s (bench_referee's loop, same run) {referee:8,.0f}")
+
+
+def precision(views: list) -> None:
+    """Median standard error of the candidates' advantage, by sample count."""
+    for samples in (8, 64):
+        errors = []
+        for view, hand, seat in views:
+            bot = SearchBot(seed=0, samples=samples)
+            request = DecisionRequest(hand.legal_actions(seat), time.monotonic() + 60)
+            bot.choose(GameView(view), request)
+            if bot.last is not None:
+                errors += [c.stderr for c in bot.last.candidates[1:] if c.stderr < float("inf")]
+        print(
+            f"  search precision, {samples:>2} samples: median standard error of an advantage"
+            f" {statistics.median(errors):6.0f} points ({len(errors)} candidates)"
+        )
 
 
 def referee_rate(hands: int) -> float:

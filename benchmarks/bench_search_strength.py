@@ -3,7 +3,10 @@
 The search bot (``bots.search``) plays alone against three of a sample bot under
 duplicate seating (every deal replayed under the four rotations), once per budget. The
 budget is a sample count (worlds per decision), not a time: a sample count gives the
-same games on a loaded or an idle machine, so runs are reproducible and comparable.
+same games on a loaded or an idle machine, so runs are reproducible and comparable. The
+arena's time limit per decision is raised to 30 s by default for the same reason: on a
+busy machine a niced run can take longer than 3 s of wall clock for a decision that
+needs a few milliseconds of CPU, and the arena would then cut the search short.
 It prints, for each budget, the lone bot's points per hand minus the field's with a 95%
 t interval over deals, both sides' win and deal-in rates, and the decision times
 (arena wall clock, so they include the machine's load).
@@ -11,7 +14,8 @@ t interval over deals, both sides' win and deal-in rates, and the decision times
 Ctrl-C (or SIGINT) stops a run early and still prints what was played (marked partial).
 
 Run: ``python benchmarks/bench_search_strength.py [--samples 4 16 64] [--field defensive]
-[--hands N] [--seed S] [--workers W]``
+[--hands N] [--seed S] [--workers W] [--match-hands M]`` (a deal is ``4 * M`` hands, the
+unit of the statistics and of an early stop: smaller deals stop sooner).
 """
 
 from __future__ import annotations
@@ -20,14 +24,17 @@ import argparse
 
 from bots.search import SearchConfig
 from sdk.arena import run_arena
+from sdk.budget import Budget
 
 
-def run(samples: int, field: str, hands: int, seed: int, workers: int) -> None:
-    """One budget: search with ``samples`` worlds per decision vs three ``field``."""
+def run(args: argparse.Namespace, samples: int) -> None:
+    """One budget: search with ``samples`` worlds per decision vs three ``args.field``."""
+    field, seed, workers = args.field, args.seed, args.workers
     backend = "local" if workers <= 1 else "process"
     result = run_arena(
         [SearchConfig(samples=samples)] + [f"bots.{field}"] * 3,
-        hands=hands, seed=seed, duplicate=True, backend=backend, workers=workers,
+        hands=args.hands, seed=seed, duplicate=True, backend=backend, workers=workers,
+        match_hands=args.match_hands, budget=Budget(decision=args.decision_seconds),
     )  # fmt: skip
     pair = result.pair("search", field).diff
     partial = " (partial: interrupted)" if result.partial else ""
@@ -55,9 +62,19 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="arena processes")
+    parser.add_argument(
+        "--match-hands", type=int, default=16, help="hands per match (a deal is 4 matches)"
+    )
+    parser.add_argument(
+        "--decision-seconds",
+        type=float,
+        default=30.0,
+        help="the arena's time limit per decision (default %(default)s: generous, so that a"
+        " loaded machine cannot cut a sample-count search short)",
+    )
     args = parser.parse_args()
     for samples in args.samples:
-        run(samples, args.field, args.hands, args.seed, args.workers)
+        run(args, samples)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import logging
+import multiprocessing
 import random
 import threading
 import time
@@ -51,7 +52,7 @@ from bots.defensive import DefensiveBot
 from protocol.actions import WIN, Action, ActionKind
 from protocol.errors import MahjongError
 from protocol.view import SeatView
-from sdk.bot import DecisionRequest
+from sdk.bot import DecisionRequest, MatchInfo
 from sdk.search.flat import CandidateStats, SearchStats, search
 from sdk.search.playout import Policy
 from sdk.search.policies import lite_policy
@@ -182,8 +183,19 @@ class SearchBot(DefensiveBot):
         return stats
 
     def _start_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers)
-        return self._pool
+        """Worker processes, started fresh ("spawn": the bot may run in a thread of a
+        program with others, where forking is unsafe) and warmed up with one import."""
+        context = multiprocessing.get_context("spawn")
+        pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
+        for job in [pool.submit(_warm_up) for _ in range(self.workers)]:
+            job.result()
+        self._pool = pool
+        return pool
+
+    def on_match_start(self, info: MatchInfo) -> None:
+        """Start the worker processes now, in the start-up budget, not in a decision's."""
+        if self.workers > 1 and self._pool is None:
+            self._start_pool()
 
     def _remember(self, request: DecisionRequest, action: Action) -> None:
         with self._lock:
@@ -202,6 +214,11 @@ class SearchBot(DefensiveBot):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock, self._pool = threading.Lock(), None
+
+
+def _warm_up() -> None:
+    """Import the search in a worker process."""
+    import sdk.search  # noqa: F401
 
 
 def _shares(samples: int | None, workers: int) -> list[int | None]:

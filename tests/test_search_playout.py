@@ -111,3 +111,19 @@ def test_an_illegal_policy_answer_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         playout(hand, [lambda s, seat, legal, rng: Action.parse("pass")] * 4, random.Random(0))
     assert hand.legal_actions(0) and hand.events == events
+
+
+def test_search_keeps_the_reference_unless_another_is_clearly_better() -> None:
+    from sdk.search import CandidateStats, SearchStats
+
+    ref, a, b = (Action.parse(t) for t in ("discard 1m", "discard 2m", "discard 3m"))
+    stats = SearchStats([CandidateStats(ref, 4), CandidateStats(a, 4), CandidateStats(b, 4)])
+    for p in (1000, 0, 1000, 0):  # a: +500 on average, but noisy
+        stats.candidates[1].diff += p
+        stats.candidates[1].diff_sq += p * p
+    assert stats.best(confidence=2.0) == ref
+    assert stats.best(confidence=1.0) == a
+    for p in (600, 500, 700, 600):  # b: +600, consistently
+        stats.candidates[2].diff += p
+        stats.candidates[2].diff_sq += p * p
+    assert stats.best(confidence=2.0) == b
