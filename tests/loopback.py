@@ -81,6 +81,7 @@ class LoopbackServer:
         self.latency: dict[int, list[float]] = {s: [] for s in remote}
         self.replies: Counter[tuple[int, str]] = Counter()
         self.connections: Counter[int] = Counter()
+        self.pending_at_drop: set[tuple[int, str | None]] = set()
         self.snapshots: dict[int, dict[int, SeatView]] = {s: {} for s in remote}
         self._conns: dict[int, _Conn] = {}
         self._queue: asyncio.Queue[tuple[int, Decision]] = asyncio.Queue()
@@ -172,6 +173,7 @@ class LoopbackServer:
         """Cut the seat's connection as a network failure would (no close handshake)."""
         conn = self._conns.pop(seat, None)
         if conn is not None:
+            self.pending_at_drop.add((seat, self.seats[seat].pending_request_id))
             self.seats[seat].disconnect()
             conn.ws.transport.abort()
 

@@ -91,10 +91,12 @@ async def test_dropped_connections_resume_and_every_request_is_answered_in_time(
     assert not any(d.defaulted for _, d in server.decisions)
     # Delivery is at least once around a drop: a reply in flight when the connection is cut
     # may still be read after the seat resumed and got the request again, so the client
-    # answers it twice (the server applies one). Any other request is answered once.
-    twice = [(seat, rid) for (seat, rid), n in server.replies.items() if n > 1]
+    # answers it twice (the server applies one). Only the request pending at a drop can be
+    # answered twice (on a loaded machine that may be the one after the one that triggered
+    # the drop); any other request is answered once.
+    twice = {(seat, rid) for (seat, rid), n in server.replies.items() if n > 1}
     assert max(server.replies.values()) <= 2
-    assert all(seat in (0, 2) and rid.rsplit("-", 1)[-1] in dropped for seat, rid in twice)
+    assert twice <= server.pending_at_drop
 
 
 class Sleepy(Bot):

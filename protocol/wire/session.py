@@ -354,6 +354,11 @@ class WireServerSeat:
         """When the pending request times out (in the caller's ``now`` units)."""
         return None if self._pending is None else self._pending.deadline
 
+    @property
+    def pending_request_id(self) -> str | None:
+        """The id of the request waiting for this seat's reply, if any."""
+        return None if self._pending is None else self._pending.request_id
+
     def push_event(self, event: Event) -> None:
         """Record and send a referee event as this seat may see it."""
         seen = project(event, self.seat)
