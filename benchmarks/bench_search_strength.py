@@ -25,6 +25,17 @@ import argparse
 from bots.search import SearchConfig
 from sdk.arena import run_arena
 from sdk.budget import Budget
+from sdk.search import guard_policy, lite_policy
+
+ROLLOUTS = {"guard": guard_policy, "lite": lite_policy}
+
+
+def config(args: argparse.Namespace, samples: int) -> SearchConfig:
+    """The search bot's settings from the command line."""
+    return SearchConfig(
+        samples=samples, width=args.width, confidence=args.confidence,
+        min_gain=args.min_gain, calm=args.calm, rollout=ROLLOUTS[args.rollout],
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace, samples: int) -> None:
@@ -32,7 +43,7 @@ def run(args: argparse.Namespace, samples: int) -> None:
     field, seed, workers = args.field, args.seed, args.workers
     backend = "local" if workers <= 1 else "process"
     result = run_arena(
-        [SearchConfig(samples=samples)] + [f"bots.{field}"] * 3,
+        [config(args, samples)] + [f"bots.{field}"] * 3,
         hands=args.hands, seed=seed, duplicate=True, backend=backend, workers=workers,
         match_hands=args.match_hands, budget=Budget(decision=args.decision_seconds),
     )  # fmt: skip
@@ -72,6 +83,11 @@ def main() -> None:
         help="the arena's time limit per decision (default %(default)s: generous, so that a"
         " loaded machine cannot cut a sample-count search short)",
     )
+    parser.add_argument("--width", type=int, default=4, help="discards searched")
+    parser.add_argument("--confidence", type=float, default=2.0, help="standard errors")
+    parser.add_argument("--min-gain", type=float, default=100.0, help="points/hand")
+    parser.add_argument("--calm", action="store_true", help="search with no threat too")
+    parser.add_argument("--rollout", choices=sorted(ROLLOUTS), default="guard")
     args = parser.parse_args()
     for samples in args.samples:
         run(args, samples)

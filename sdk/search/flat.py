@@ -91,12 +91,13 @@ class SearchStats:
     """The deadline stopped the search before ``samples``."""
     seconds: float = field(default=0.0, compare=False)
 
-    def best(self, confidence: float = 1.0) -> Action:
+    def best(self, confidence: float = 1.0, min_gain: float = 0.0) -> Action:
         """The candidate with the highest advantage over the reference, if that
-        advantage exceeds ``confidence`` standard errors; else the reference."""
+        advantage exceeds ``confidence`` standard errors and ``min_gain`` points; else
+        the reference."""
         ref = self.candidates[0]
         top = max(self.candidates, key=lambda c: c.advantage)
-        if top is ref or top.advantage <= confidence * top.stderr:
+        if top is ref or top.advantage <= max(confidence * top.stderr, min_gain):
             return ref.action
         return top.action
 
