@@ -18,7 +18,9 @@ the answer if anything goes wrong), then lets flat Monte Carlo search
   with the view (:func:`sdk.search.world.sample_world`) and plays every candidate out in
   that same world with :func:`~sdk.search.policies.guard_policy` (lite tile efficiency
   that folds against shown sets) for all four seats, so candidates are compared world
-  by world (common random numbers), by the searching seat's points.
+  by world (common random numbers), by the searching seat's points. ``model=True``
+  samples opponents as waiting with defensive's :func:`~bots.defensive.threat` chance
+  instead (``sample_world(ready=...)``); ``claims=False`` leaves claims to defensive.
 * **Choice.** The candidate with the best mean advantage over the guess wins only if
   that advantage is above ``confidence`` standard errors and ``min_gain`` points;
   otherwise the guess stands. Few samples therefore mean "play like defensive", never
@@ -26,7 +28,7 @@ the answer if anything goes wrong), then lets flat Monte Carlo search
 
 It stops at the first of: ``samples`` worlds (reproducible: with a seed, the same
 decisions every run, whatever the machine's load), ``think_ms``, or the request's
-``time_left`` minus a quarter of it (at least ``margin``). The clock is read before every playout, so it answers
+``time_left`` minus 30% of it (at least ``margin``). The clock is read before every playout, so it answers
 in time; if the SDK's deadline passes anyway, :meth:`SearchBot.fallback` sends the best
 guess so far. ``workers`` > 0 spreads the samples over that many processes.
 
@@ -56,7 +58,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bots.defensive import DefensiveBot, danger
+from bots.defensive import DefensiveBot, danger, threat
 from bots.greedy import Prospect
 from protocol.actions import WIN, Action, ActionKind
 from protocol.errors import MahjongError
@@ -72,7 +74,7 @@ __all__ = ["BOT", "SearchBot", "SearchConfig", "main"]
 log = logging.getLogger("bots.search")
 
 _KONGS = (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
-MARGIN_SHARE = 0.25
+MARGIN_SHARE = 0.3
 """Share of the time left that a search leaves unused (at least ``margin`` seconds):
 on a loaded machine a playout, a garbage collection or a lost time slice can take far
 longer than the playouts measured so far, and the answer must still be in time."""
@@ -90,11 +92,13 @@ class SearchBot(DefensiveBot):
         *,
         samples: int | None = None,
         think_ms: float | None = None,
-        margin: float = 0.05,
+        margin: float = 0.08,
         width: int = 4,
         confidence: float = 2.0,
         min_gain: float = 100.0,
         calm: bool = False,
+        claims: bool = True,
+        model: bool = False,
         workers: int = 0,
         rollout: Policy = guard_policy,
     ) -> None:
@@ -106,7 +110,7 @@ class SearchBot(DefensiveBot):
         self.rng = random.Random(seed)
         self.samples, self.think_ms, self.margin = samples, think_ms, margin
         self.width, self.confidence, self.workers = width, confidence, workers
-        self.min_gain, self.calm = min_gain, calm
+        self.min_gain, self.calm, self.claims, self.model = min_gain, calm, claims, model
         self.rollout = rollout
         self.searched = 0
         """Decisions that ran a search (for tests and reports)."""
@@ -122,6 +126,8 @@ class SearchBot(DefensiveBot):
         self._remember(request, guess)
         if guess is WIN:
             return WIN
+        if request.is_claim and not self.claims:
+            return guess
         if not (self.calm or request.is_claim or self.threats(view)):
             return guess  # nobody threatens: defensive plays greedy, and so do we
         candidates = self.candidates(view, request, guess)
@@ -129,8 +135,9 @@ class SearchBot(DefensiveBot):
         if len(candidates) < 2 or deadline <= time.monotonic():
             return guess
         seed = self.rng.getrandbits(64)
+        ready = self.ready(view) if self.model else None
         try:
-            stats = self.run_search(view.seat_view, candidates, seed, deadline)
+            stats = self.run_search(view.seat_view, candidates, seed, deadline, ready)
         except MahjongError as exc:  # an inconsistent view: the guess still stands
             log.warning("search failed (%s); answering the best guess", exc)
             return guess
@@ -195,15 +202,25 @@ class SearchBot(DefensiveBot):
             end = min(end, now + self.think_ms / 1000)
         return end
 
+    def ready(self, view: GameView) -> list[float]:
+        """The opponent model: each other seat's chance of waiting, by defensive's
+        :func:`~bots.defensive.threat` (from its shown sets and its discards)."""
+        return [0.0 if s == view.seat else threat(view, s) for s in range(4)]
+
     def run_search(
-        self, view: SeatView, candidates: Sequence[Action], seed: int, deadline: float
+        self,
+        view: SeatView,
+        candidates: Sequence[Action],
+        seed: int,
+        deadline: float,
+        ready: Sequence[float] | None = None,
     ) -> SearchStats:
         """The search in this process, or split over ``workers`` processes (each its
         share of the samples from its own seed, merged in a fixed order)."""
         if self.workers < 2:
             return search(
                 view, candidates, random.Random(seed), samples=self.samples,
-                deadline=deadline, rollout=self.rollout,
+                deadline=deadline, rollout=self.rollout, ready=ready,
             )  # fmt: skip
         pool = self._pool or self._start_pool()
         shares = _shares(self.samples, self.workers)
@@ -211,7 +228,7 @@ class SearchBot(DefensiveBot):
         for i, share in enumerate(shares):
             job = pool.submit(
                 search, view, candidates, random.Random(seed + i), samples=share,
-                deadline=deadline, rollout=self.rollout,
+                deadline=deadline, rollout=self.rollout, ready=ready,
             )  # fmt: skip
             jobs.append(job)
         done, _ = concurrent.futures.wait(jobs, timeout=max(0.0, deadline - time.monotonic()))
@@ -289,13 +306,15 @@ class SearchConfig:
     workers: int = 0
     min_gain: float = 100.0
     calm: bool = False
+    claims: bool = True
+    model: bool = False
     rollout: Policy = guard_policy
 
     def __call__(self, seed: int | None = None) -> SearchBot:
         return SearchBot(
             seed, "search", samples=self.samples, think_ms=self.think_ms, width=self.width,
             confidence=self.confidence, workers=self.workers, min_gain=self.min_gain,
-            calm=self.calm, rollout=self.rollout,
+            calm=self.calm, claims=self.claims, model=self.model, rollout=self.rollout,
         )  # fmt: skip
 
 

@@ -146,3 +146,27 @@ def test_claim_candidates_are_every_legal_answer() -> None:
             assert set(bot.candidates(view, request, guess)) == set(legal)
             return
     pytest.fail("no claim with a choice in these games")
+
+
+def test_no_search_without_a_threat_and_the_fold_is_a_candidate_with_one() -> None:
+    """Where nobody threatens (defensive plays greedy) the bot answers defensive's guess
+    without searching; where someone does, defensive's safest discard is searched."""
+    calm = threatened = 0
+    for hand, seat in decision_points(30, first_seed=1500):
+        legal = hand.legal_actions(seat)
+        if WIN in legal or legal[-1].kind == "pass" or len(legal) < 3:
+            continue
+        view = GameView(hand.view(seat))
+        request = _request(hand, seat)
+        bot = SearchBot(seed=1, samples=2)
+        guess = DefensiveBot().choose(view, request)
+        if not bot.threats(view):
+            assert bot.choose(view, request) == guess and bot.searched == 0
+            calm += 1
+        elif threatened < 5:
+            options = bot.discards(view, request, view.visible_counts())
+            fold = bot.safest(view, options, view.visible_counts())
+            assert fold is not None and fold in bot.candidates(view, request, guess)
+            assert bot.choose(view, request) in legal and bot.searched == 1
+            threatened += 1
+    assert calm > 20 and threatened == 5

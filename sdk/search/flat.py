@@ -119,10 +119,12 @@ def search(
     deadline: float | None = None,
     rollout: Policy = lite_policy,
     weight: WorldWeight | None = None,
+    ready: Sequence[float] | None = None,
 ) -> SearchStats:
     """Play every candidate (the first is the reference) out in the same sampled worlds
     until ``samples`` worlds are done or the ``deadline`` passes (at least one of them
-    must be given). Candidates must be legal for the seat now."""
+    must be given). Candidates must be legal for the seat now. ``weight`` and ``ready``
+    go to :func:`~sdk.search.world.sample_world`."""
     if samples is None and deadline is None:
         raise ValueError("give samples, a deadline or both: a search must end")
     if not candidates:
@@ -137,7 +139,7 @@ def search(
     todo = math.inf if samples is None else samples
     slowest = 0.0
     while stats.samples < todo:
-        base = state_from_world(sv, sample_world(sv, rng, weight))
+        base = state_from_world(sv, sample_world(sv, rng, weight, ready=ready))
         points = []
         for entry in stats.candidates:
             begin = clock()

@@ -42,7 +42,7 @@ from protocol.analysis import shanten_counts
 from protocol.hand_state import HandState
 from protocol.wall import RESERVED
 from sdk.bot import Bot, DecisionRequest
-from sdk.search.playout import Policy
+from sdk.search.playout import Policy, random_policy
 from sdk.view import GameView
 
 __all__ = [
@@ -82,15 +82,6 @@ def fit(counts: list[int], kind: int) -> int:
         if counts[n]:
             value += worth
     return 4 * value + _PLACE[kind]
-
-
-def random_policy(
-    state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random
-) -> Action:
-    """Uniform over ``legal``, but always a win when there is one."""
-    if legal[0] is WIN:
-        return WIN
-    return legal[int(rng.random() * len(legal))]
 
 
 def lite_policy(
@@ -161,7 +152,7 @@ def guard_policy(
     pub = state.public
     melds, kongs = pub.melds, pub.concealed_kongs
     need = 2 if pub.wall_left - RESERVED < GUARD_DRAWABLE else 3
-    rivers = [pub.rivers[s] for s in _OTHER_SEATS[seat] if len(melds[s]) + kongs[s] >= need]
+    rivers = [set(pub.rivers[s]) for s in _OTHER_SEATS[seat] if len(melds[s]) + kongs[s] >= need]
     counts = state.owns[seat].counts
     best, worst = first, 1 << 30
     if not rivers:
