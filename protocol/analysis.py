@@ -155,16 +155,12 @@ def efficiency_counts(
     come from the necessary-tile tables (:func:`protocol.necessary.discard_table`).
     """
     ranked = discard_table(counts, encode(counts), _unseen(counts, visible))
-    ranked.sort(key=_rank)
+    ranked.sort()  # (distance, -total unseen, kind, ...): best first
     new = tuple.__new__
     return [
         new(DiscardOption, (_TILES[d], dist - 1, kinds, copies))
-        for d, dist, _, kinds, copies in ranked
+        for dist, _, d, kinds, copies in ranked
     ]
-
-
-def _rank(row: tuple) -> tuple[int, int, int]:
-    return row[1], -row[2], row[0]
 
 
 def improvements_counts(

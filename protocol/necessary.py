@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import zlib
 from array import array
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Container, Sequence
 from importlib import resources
 from itertools import islice
 
@@ -261,123 +261,90 @@ def necessary(keys: Sequence[int], sets: int) -> tuple[int, tuple[Tile, ...]]:
     return share[0], kinds_of(keys, share)
 
 
-class _Hand:
-    """What a discard table needs of the whole 3n+2 hand, read once per call: the four
-    groups' signatures and mask-row codes, and the packed signatures."""
-
-    __slots__ = ("codes", "packed", "rests", "sig")
-
-    def __init__(self, counts: Sequence[int], keys: Sequence[int]) -> None:
-        if _Masks.rows is None:
-            _load()
-        k0, k1, k2, k3 = keys
-        self.sig = (_SUIT_SIG[k0], _SUIT_SIG[k1], _SUIT_SIG[k2], _HONOR_SIG[k3])
-        self.codes = tuple(_row_id(g, keys[g]) << 14 | g for g in range(4))
-        s0, s1, s2, s3 = self.sig
-        self.packed = s0 | s1 << 8 | s2 << 16 | s3 << 24 | (sum(counts) // 3) << 32
-        self.rests: dict[int, tuple[int, ...]] = {}
-
-    def rest(self, g: int) -> int:
-        """Row id of the combination of the groups other than ``g``."""
-        rest = self.rests.get(g)
-        if rest is None:
-            rest = _rest(g, self.sig, self.rests)
-        return rest[0]
-
-    def share(self, g: int, own: int) -> tuple[int, int, int, int, int]:
-        """:func:`share_of` of the hand whose group ``g`` has the signature ``own``."""
-        shift = 8 * g
-        packed = self.packed & ~(255 << shift) | own << shift
-        share = _SHARES.get(packed)
-        return _share_after_discard(packed, g, self.sig, self.rests) if share is None else share
-
-
 _SIG_TABLES = (_SUIT_SIG, _SUIT_SIG, _SUIT_SIG, _HONOR_SIG)
-# each group: (group, first kind, kind past the last, its signature table, key offset)
-_SPANS = tuple(
-    (g, first, first + (7 if g == 3 else 9), _SIG_TABLES[g], _OFFSET[g])
-    for g, first in enumerate(_FIRST)
-)
 
 
 def discard_table(
     counts: Sequence[int], keys: Sequence[int], unseen: Sequence[int]
 ) -> list[tuple[int, int, int, tuple[Tile, ...], tuple[int, ...]]]:
-    """For each kind held (a discard): ``(kind, distance, total, kinds, copies)`` of the
+    """For each kind held (a discard): ``(distance, -total, kind, kinds, copies)`` of the
     hand left after discarding it: its distance, the kinds that would lower it, their
-    ``unseen`` copies and the sum of those. ``keys`` are the group keys of ``counts``
-    (3n+2 tiles).
+    ``unseen`` copies and ``total``, the sum of those (so that rows sort best first).
+    ``keys`` are the group keys of ``counts`` (3n+2 tiles).
 
     A discard changes one group's key. Discards that leave that group with the same
-    signature share everything but the group's own kinds, so those parts are made once
-    per (group, signature) and only the discarded group's kinds are read per discard.
+    signature share everything but the group's own kinds, so those parts (the other
+    groups' kinds) are made once per (group, signature), and the kinds of a mask-row code
+    once per call; per discard, one code is read.
     """
-    hand = _Hand(counts, keys)
-    low, high, memo = _Masks.low, _Masks.high, _KINDS
+    if _Masks.rows is None:
+        _load()
+    k0, k1, k2, k3 = keys
+    sig = (_SUIT_SIG[k0], _SUIT_SIG[k1], _SUIT_SIG[k2], _HONOR_SIG[k3])
+    packed = sig[0] | sig[1] << 8 | sig[2] << 16 | sig[3] << 24 | (sum(counts) // 3) << 32
+    codes = [-1, -1, -1, -1]
     get = unseen.__getitem__
+    memo, kmemo, shares = _GROUP_DISCARDS, _KINDS, _SHARES
     known: dict[int, tuple] = {}  # code -> (kinds, copies, total), for this call
+    spare: dict[int, tuple[int, ...]] = {}
     out = []
-    for g, first, last, table, offset in _SPANS:
-        key_g = keys[g]
+    for g in range(4):
+        key = keys[g]
+        if not key:
+            continue
+        shift = 8 * g
+        base = packed & ~(255 << shift)
         parts: dict[int, tuple] = {}
-        for d in range(first, last):
-            if not counts[d]:
-                continue
-            key = key_g - POWER[d]
-            s = table[key]
+        for d, s, code in memo.get(key << 2 | g) or _group_discards(g, key):
             part = parts.get(s)
-            if part is None:
-                part = parts[s] = _part(hand, g, s, get, known)
-            key += offset
-            code = (low[key] | high[key] << 16) << 14 | part[1]
-            kinds = memo.get(code)
-            if kinds is None:
-                kinds = _kinds(code)
-            copies = tuple(map(get, kinds))
+            if part is None:  # the other groups' kinds, shared by this (g, s)
+                others = base | s << shift
+                share = shares.get(others) or _share_after_discard(others, g, sig, spare)
+                bk: tuple = ()
+                bc: tuple = ()
+                ak: tuple = ()
+                ac: tuple = ()
+                total = 0
+                for j in _OTHERS[g]:
+                    cols = share[1 + j]
+                    if cols != 1:
+                        oc = codes[j]
+                        if oc < 0:
+                            oc = codes[j] = _row_id(j, keys[j]) << 14 | j
+                        oc |= cols << 2
+                        got = known.get(oc)
+                        if got is None:
+                            kinds = kmemo.get(oc)
+                            if kinds is None:
+                                kinds = _kinds(oc)
+                            copies = tuple(map(get, kinds))
+                            got = known[oc] = (kinds, copies, sum(copies))
+                        if j < g:
+                            bk += got[0]
+                            bc += got[1]
+                        else:
+                            ak += got[0]
+                            ac += got[1]
+                        total += got[2]
+                part = parts[s] = (share[0], share[1 + g] << 2, bk, bc, ak, ac, total)
+            code |= part[1]
+            own = known.get(code)
+            if own is None:
+                kinds = kmemo.get(code)
+                if kinds is None:
+                    kinds = _kinds(code)
+                copies = tuple(map(get, kinds))
+                own = known[code] = (kinds, copies, sum(copies))
             out.append(
                 (
-                    d,
                     part[0],
-                    part[6] + sum(copies),
-                    part[2] + kinds + part[4],
-                    part[3] + copies + part[5],
+                    -part[6] - own[2],
+                    d,
+                    part[2] + own[0] + part[4],
+                    part[3] + own[1] + part[5],
                 )
             )
     return out
-
-
-def _part(hand: _Hand, g: int, own: int, get: Callable[[int], int], known: dict) -> tuple:
-    """What discards from group ``g`` leaving it the signature ``own`` share: distance,
-    ``cols << 2 | g`` of group ``g``, the kinds (and unseen copies) of the groups before
-    ``g`` and after it, and the total of those copies."""
-    share = hand.share(g, own)
-    before: tuple = ((), (), 0)
-    after: tuple = ((), (), 0)
-    for j in range(4):
-        cols = share[1 + j]
-        if j == g or cols == 1:
-            continue
-        code = hand.codes[j] | cols << 2
-        got = known.get(code)
-        if got is None:
-            kinds = _KINDS.get(code)
-            if kinds is None:
-                kinds = _kinds(code)
-            copies = tuple(map(get, kinds))
-            got = known[code] = (kinds, copies, sum(copies))
-        if j < g:
-            before = (before[0] + got[0], before[1] + got[1], before[2] + got[2])
-        else:
-            after = (after[0] + got[0], after[1] + got[1], after[2] + got[2])
-    return (
-        share[0],
-        share[1 + g] << 2 | g,
-        before[0],
-        before[1],
-        after[0],
-        after[1],
-        before[2] + after[2],
-    )
 
 
 # group key << 2 | group -> for each rank held, the discard:
