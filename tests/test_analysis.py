@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from hand_samples import random_counts, winning_counts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mahjong.shanten import Shanten
@@ -22,32 +23,6 @@ from protocol.analysis import (
     waits_counts,
 )
 
-WALL = [k for k in range(34) for _ in range(4)]
-
-
-def random_counts(rng: random.Random, n: int) -> list[int]:
-    counts = [0] * 34
-    for t in rng.sample(WALL, n):
-        counts[t] += 1
-    return counts
-
-
-def random_winning_counts(rng: random.Random, sets: int) -> list[int]:
-    """A complete hand built from random sets and a random pair (copies capped at 4)."""
-    while True:
-        counts = [0] * 34
-        pair = rng.randrange(34)
-        counts[pair] += 2
-        for _ in range(sets):
-            if rng.random() < 0.6:
-                suit, start = rng.randrange(3), rng.randrange(7)
-                for k in range(3):
-                    counts[suit * 9 + start + k] += 1
-            else:
-                counts[rng.randrange(34)] += 3
-        if max(counts) <= 4:
-            return counts
-
 
 @pytest.mark.parametrize("size", [14, 16, 17])
 def test_win_check_and_shanten_match_brute_force_on_random_hands(size: int) -> None:
@@ -63,7 +38,7 @@ def test_win_check_and_shanten_match_brute_force_on_random_hands(size: int) -> N
 def test_built_winning_hands_are_winning_with_shanten_minus_one(sets: int) -> None:
     rng = random.Random(sets)
     for _ in range(2000):
-        counts = random_winning_counts(rng, sets)
+        counts = winning_counts(rng, sets)
         assert is_winning_counts(counts)
         assert shanten_counts(counts) == -1
         # removing any one tile leaves a waiting hand that waits on that tile (unless R12)
@@ -78,7 +53,7 @@ def test_near_winning_hands_match_brute_force() -> None:
     """Winning hands with one tile swapped: the hard cases for a win check."""
     rng = random.Random(7)
     for _ in range(800):
-        counts = random_winning_counts(rng, 5)
+        counts = winning_counts(rng, 5)
         out = rng.choice([k for k in range(34) if counts[k]])
         into = rng.choice([k for k in range(34) if counts[k] < 4 and k != out])
         counts[out] -= 1
@@ -101,7 +76,7 @@ def test_waits_are_exactly_the_completing_kinds_minus_r12() -> None:
     rng = random.Random(16)
     checked = 0
     while checked < 400:
-        counts = random_winning_counts(rng, 5)
+        counts = winning_counts(rng, 5)
         counts[rng.choice([k for k in range(34) if counts[k]])] -= 1
         expected = []
         for k in range(34):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from hand_samples import clustered_counts, random_counts, random_visible, winning_counts
 from reference_analysis import (
     brute_is_winning,
     brute_shanten,
@@ -22,39 +23,6 @@ from reference_analysis import (
 from protocol.analysis import efficiency_counts, improvements_counts, waits_counts
 from protocol.necessary import discard_accepts, necessary
 from protocol.shapes import encode
-
-WALL = [k for k in range(34) for _ in range(4)]
-
-
-def random_counts(rng: random.Random, n: int) -> list[int]:
-    counts = [0] * 34
-    for t in rng.sample(WALL, n):
-        counts[t] += 1
-    return counts
-
-
-def clustered_counts(rng: random.Random, n: int) -> list[int]:
-    """Tiles from a few neighbouring kinds, so quads, long runs and dense waits are common."""
-    kinds = rng.sample(range(34), rng.randint(3, 8))
-    pool = [k for k in kinds for _ in range(4)]
-    pool += [k + 1 for k in kinds if k % 9 < 8 and k < 26 for _ in range(4)]
-    counts = [0] * 34
-    for t in pool:
-        if sum(counts) == n:
-            break
-        if counts[t] < 4 and rng.random() < 0.7:
-            counts[t] += 1
-    while sum(counts) < n:
-        t = rng.randrange(34)
-        if counts[t] < 4:
-            counts[t] += 1
-    return counts
-
-
-def random_visible(rng: random.Random, counts: list[int]) -> list[int] | None:
-    if rng.random() < 0.3:
-        return None
-    return [rng.randint(0, 4 - c) for c in counts]
 
 
 @pytest.mark.parametrize("size", [2, 5, 8, 11, 14, 17])
@@ -90,7 +58,7 @@ def test_waits_of_waiting_hands_equal_the_plain_form() -> None:
     while checked < 1500:
         counts = clustered_counts(rng, 17)
         if not brute_is_winning(counts) and rng.random() < 0.9:
-            counts = _complete(rng)
+            counts = winning_counts(rng, 5)
         counts[rng.choice([k for k in range(34) if counts[k]])] -= 1
         melds = [t for t in range(34) if counts[t] < 4 and rng.random() < 0.1]
         assert waits_counts(counts, melds) == plain_waits_counts(counts, melds), counts
@@ -150,18 +118,3 @@ def test_necessary_never_offers_a_fifth_copy() -> None:
     assert distance == 2
     assert 0 not in kinds
     assert [int(t) for t in kinds] == [t for t, _ in plain_improvements_counts(counts)]
-
-
-def _complete(rng: random.Random) -> list[int]:
-    while True:
-        counts = [0] * 34
-        counts[rng.randrange(34)] += 2
-        for _ in range(5):
-            if rng.random() < 0.6:
-                suit, start = rng.randrange(3), rng.randrange(7)
-                for k in range(3):
-                    counts[suit * 9 + start + k] += 1
-            else:
-                counts[rng.randrange(34)] += 3
-        if max(counts) <= 4:
-            return counts
