@@ -73,6 +73,8 @@ __all__ = [
     "apply_public",
 ]
 
+_new = object.__new__
+
 # Phases of a hand (plain ints on the hot path).
 DEALING = 0
 """Before the last deal event."""
@@ -134,6 +136,35 @@ class PublicState:
         """E for the dealer, then S, W, N in play order."""
         return Tile(Tile.E + (seat - self.dealer) % 4)
 
+    def copy(self) -> PublicState:
+        """A copy with lists of its own (melds and the result are immutable, shared);
+        much cheaper than :func:`copy.deepcopy`.
+
+        >>> p = PublicState()
+        >>> q = p.copy()
+        >>> q.rivers[0].append(5)
+        >>> q == p, p.rivers[0]
+        (False, [])
+        """
+        q = _new(PublicState)
+        q.hand, q.dealer, q.round_wind = self.hand, self.dealer, self.round_wind
+        q.scores = self.scores.copy()
+        q.wall_left = self.wall_left
+        q.concealed = self.concealed.copy()
+        q.melds = [m.copy() for m in self.melds]
+        q.concealed_kongs = self.concealed_kongs.copy()
+        q.rivers = [r.copy() for r in self.rivers]
+        q.claimed = [c.copy() for c in self.claimed]
+        q.last_discard = self.last_discard.copy()
+        q.visible = self.visible.copy()
+        q.first_round = self.first_round
+        q.discarded = self.discarded.copy()
+        q.opening_discards = self.opening_discards.copy()
+        q.phase, q.turn, q.banned = self.phase, self.turn, self.banned
+        q.pending_tile, q.drew_replacement = self.pending_tile, self.drew_replacement
+        q.result, q.match_over = self.result, self.match_over
+        return q
+
 
 @dataclass(slots=True)
 class OwnState:
@@ -156,6 +187,19 @@ class OwnState:
     def __post_init__(self) -> None:
         counts = self.counts  # usually the fresh zeros: no need to encode them
         self.keys = encode(counts) if any(counts) else [0, 0, 0, 0]
+
+    def copy(self) -> OwnState:
+        """A copy with lists and sets of its own (see :meth:`PublicState.copy`)."""
+        q = _new(OwnState)
+        q.seat = self.seat
+        q.counts = self.counts.copy()
+        q.concealed_kongs = self.concealed_kongs.copy()
+        q.drawn = self.drawn
+        q.passed_win = self.passed_win
+        q.passed_pung = self.passed_pung.copy()
+        q.kong_block = self.kong_block
+        q.keys = self.keys.copy()
+        return q
 
     def recount(self) -> None:
         """Bring :attr:`keys` back in step after changing ``counts`` by hand (tools and

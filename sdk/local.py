@@ -25,7 +25,6 @@ events, same results).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -372,8 +371,9 @@ class _LiveView(GameView):
     def seat_view(self) -> SeatView:
         """A copy of the seat's state (the live one is the referee's), with the match's
         end taken in as a mirror would have."""
-        view = SeatView(self._feed.seat, copy.deepcopy(self._view.public))
-        view.own = copy.deepcopy(self._view.own)
+        live = self._view
+        view = SeatView(self._feed.seat, live.public.copy())
+        view.own = live.own.copy()
         if self._feed.table.match.is_over:
             view.apply(self._feed.table.match.events[-1])
         return view

@@ -10,6 +10,7 @@ listening bot observed must be identical.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -20,6 +21,7 @@ from bots.greedy import GreedyBot
 from bots.random import RandomBot
 from protocol.actions import Action
 from protocol.events import Event, HandResult
+from protocol.hand_state import HandState
 from sdk.arena.deal import ArenaPlan, play_deal, seatings
 from sdk.arena.loader import load_bot
 from sdk.bot import Bot, DecisionRequest, MatchInfo
@@ -198,3 +200,24 @@ def test_strict_mode_still_checks_every_mirror() -> None:
     bots = [RandomBot(s) for s in range(4)]
     result = play_match(bots, seed=5, hands=2, strict=True)
     assert len(result.hand_results) == 2
+
+
+def test_state_copies_are_whole_and_independent() -> None:
+    """``PublicState.copy`` / ``OwnState.copy`` (what the fast path's ``seat_view``
+    hands out) equal the state field for field and share no list with it."""
+    hand = HandState.new(seed=9, dealer=1)
+    rng = random.Random(9)
+    while not hand.is_over:
+        seat, legal = next(iter(hand.pending().items()))
+        hand.apply(seat, rng.choice(legal))
+        public, own = hand.public, hand.owns[seat]
+        assert public.copy() == copy.deepcopy(public)
+        assert own.copy() == copy.deepcopy(own)
+    public, own = hand.public.copy(), hand.owns[0].copy()
+    public.rivers[0].append(0)
+    public.melds[1].append(None)  # type: ignore[arg-type]
+    own.counts[0] += 1
+    own.keys[0] += 1
+    own.passed_pung.add(3)
+    assert public != hand.public and own != hand.owns[0]
+    assert hand.public.copy() == copy.deepcopy(hand.public)
