@@ -40,71 +40,22 @@ import multiprocessing
 import os
 import random
 import socket
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
+from bench_server import lean_bot, percentile, server_process
 
 from protocol.wire import WireClient
-from protocol.wire.common import ActionRequest, SessionEnd
 
 ATTACKERS = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
 PHASE_CAP = 60.0
 """Seconds any phase may last at most."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def server_process(port: int, tmp: str, max_tables: int) -> Iterator[tuple[str, int, Path]]:
-    """``python -m sdk.server`` on ``port``; yields its URL, pid and log file."""
-    log = Path(tmp) / "server.log"
-    command = [
-        sys.executable,
-        "-m",
-        "sdk.server",
-        "--port",
-        str(port),
-        "--db",
-        f"{tmp}/attack.db",
-        "--log-level",
-        "warning",
-        "--max-tables",
-        str(max_tables),
-        "--connect-wait",
-        "2",
-        "--unattended-wait",
-        "5",
-        "--lobby-wait",
-        "1",
-    ]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/v1/health").status_code == 200:
-                    break
-            time.sleep(0.1)
-        yield url, process.pid, log
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def _memory(pid: int, field: str) -> int:
@@ -120,31 +71,7 @@ def _reset_peak(pid: int) -> None:
         Path(f"/proc/{pid}/clear_refs").write_text("5")
 
 
-def _percentile(data: list[float], p: float) -> float:
-    data = sorted(data)
-    if not data:
-        return float("nan")
-    pos = (len(data) - 1) * p / 100
-    lo, hi = int(pos), min(int(pos) + 1, len(data) - 1)
-    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
-
-
 # -- victims -------------------------------------------------------------------------------
-
-
-async def _victim_bot(ws_url: str, token: str, rng: random.Random) -> None:
-    client = WireClient(token, "victim")
-    async with websockets.connect(
-        ws_url, max_size=None, ping_interval=None, compression=None, open_timeout=30
-    ) as ws:
-        await ws.send(client.hello())
-        await ws.send(client.ready())
-        async for frame in ws:
-            for item in client.receive_frame(frame):
-                if isinstance(item, ActionRequest):
-                    await ws.send(client.answer(rng.choice(item.legal)))
-                elif isinstance(item, SessionEnd):
-                    return
 
 
 @dataclass(frozen=True)
@@ -187,7 +114,7 @@ async def _victims(url: str, created: list[dict], hands: int, seed: int) -> tupl
         rng = random.Random(seed)
         await asyncio.gather(
             *(
-                _victim_bot(ws_url, c["tokens"][str(s)], random.Random(rng.random()))
+                lean_bot(ws_url, c["tokens"][str(s)], random.Random(rng.random()))
                 for c in created
                 for s in range(4)
             )
@@ -381,8 +308,10 @@ ATTACKS: dict[str, Attack] = {
 
 
 def _attacker(name: str, url: str, idle: int, stop: Any, notes: Any) -> None:
-    """The attacker's process: run attack ``name`` until ``stop`` is set."""
-    os.nice(10)  # it stands for other machines: it should not starve the victims' CPU
+    """The attacker's process: run attack ``name`` until ``stop`` is set. It stands for
+    other machines, so it runs at the lowest CPU priority (nice 19): on a shared machine
+    its own CPU would otherwise slow the victims' bots, not the server."""
+    os.nice(19)
 
     async def run() -> str:
         event = asyncio.Event()
@@ -437,8 +366,8 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
         phase=name,
         decisions=len(records),
         defaulted=sum(r["outcome"] not in ("ok", "overridden") for r in records),
-        p50=_percentile(latencies, 50),
-        p99=_percentile(latencies, 99),
+        p50=percentile(latencies, 50),
+        p99=percentile(latencies, 99),
         hands_ok=complete,
         peak_mib=_memory(pid, "VmHWM") / 1024,
         log_kib=(log.stat().st_size - log_before) / 1024,
@@ -455,12 +384,16 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated attacks (default: all)")
     args = parser.parse_args()
     chosen = [a for a in args.only.split(",") if a] or list(ATTACKS)
+    max_tables = args.victims + 50
+    options = ["--max-tables", str(max_tables), "--connect-wait", "2"]
+    options += ["--unattended-wait", "5", "--lobby-wait", "1"]
     with (
         tempfile.TemporaryDirectory() as tmp,
-        server_process(_free_port(), tmp, max_tables=args.victims + 50) as (url, pid, log),
+        server_process(f"{tmp}/attack.db", *options, log=Path(tmp) / "server.log") as (url, pid),
     ):
+        log = Path(tmp) / "server.log"
         print(
-            f"server {url} (own process, max tables {args.victims + 50}); "
+            f"server {url} (own process, max tables {max_tables}); "
             f"{args.victims} victim tables x {args.hands} hands per phase"
         )
         print(

@@ -37,16 +37,16 @@ import asyncio
 import logging
 import time
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
-from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
+from websockets.protocol import State
 
 from sdk.server.security import TokenBucket
 
-__all__ = ["AcceptLog", "ConnectionGuard", "protocol_classes"]
+__all__ = ["SEND_NOW", "AcceptLog", "ConnectionGuard", "protocol_classes", "text_frame"]
 
 log = logging.getLogger("sdk.server.guard")
 
@@ -158,6 +158,27 @@ class AcceptLog:
         self._last, self.suppressed = now, 0
 
 
+SEND_NOW = "taimahjong.send_now"
+"""The WebSocket scope key of the connection's ``send_now(texts) -> bool`` (the
+server's own shortcut around ASGI's one-message-per-coroutine ``send``)."""
+
+
+def text_frame(payload: bytes) -> bytes:
+    """An unmasked, unfragmented WebSocket text frame (RFC 6455, 5.2): a server's frame.
+
+    >>> text_frame(b"hi")
+    b'\\x81\\x02hi'
+    >>> len(text_frame(b"x" * 200)), len(text_frame(b"x" * 70000))
+    (204, 70010)
+    """
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return bytes((0x81, 126)) + n.to_bytes(2, "big") + payload
+    return bytes((0x81, 127)) + n.to_bytes(8, "big") + payload
+
+
 PING_RATE, PING_BURST = 2.0, 20
 """Pings a WebSocket peer may send a second, with bursts: keepalive needs far fewer;
 a peer over it is disconnected (answering pings costs the server CPU)."""
@@ -211,30 +232,42 @@ def protocol_classes(
             self._batch: list[bytes] = []
             self._flush_soon = False
 
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the app may write frames at once (see send_now)
+                scope[SEND_NOW] = self.send_now
+
+        def send_now(self, texts: Sequence[str]) -> bool:
+            """Queue text frames for this turn's single socket write, without a
+            coroutine per frame; ``False`` (nothing sent) when they must wait (the
+            peer is not reading, or the connection is not open)."""
+            conn = self.conn
+            if (
+                not self.handshake_complete
+                or self.close_sent
+                or self.initial_response is not None
+                or self.disconnected
+                or not self.writable.is_set()
+                or conn.state is not State.OPEN
+                or conn.extensions
+            ):
+                return False
+            batch = self._batch
+            for text in texts:
+                batch.append(text_frame(text.encode()))
+            if not self._flush_soon:
+                self._flush_soon = True
+                self.loop.call_soon(self._flush)
+            return True
+
         async def send(self, message: Any) -> None:
             """Frames sent in one turn of the loop go out in one socket write (one
             system call instead of one per frame); anything else flushes them first."""
-            if (
-                message["type"] == "websocket.send"
-                and self.handshake_complete
-                and not self.close_sent
-                and self.initial_response is None
-                and not self.disconnected
-                and self.writable.is_set()
-            ):
+            if message["type"] == "websocket.send":
                 text = message.get("text")
-                try:
-                    if text is not None:
-                        self.conn.send_text(text.encode())
-                    else:
-                        self.conn.send_binary(message["bytes"])
-                except InvalidState:
-                    raise ClientDisconnected() from None
-                self._batch.extend(self.conn.data_to_send())
-                if not self._flush_soon:
-                    self._flush_soon = True
-                    self.loop.call_soon(self._flush)
-                return
+                if text is not None and self.send_now((text,)):
+                    return
             self._flush()
             await super().send(message)
 
