@@ -32,7 +32,7 @@ from sdk.server.guard import AcceptLog
 from sdk.server.runner import ServerHandle, running_server
 from sdk.server.store import MatchRow, Store
 from sdk.session import Reconnect, ServerRefused, Session, drive
-from sdk.transports.line import StreamChannel, open_tcp, run_line, run_tcp
+from sdk.transports.line import run_tcp
 from sdk.transports.mock import MockTransport
 from sdk.transports.ws import WireCodec, run_ws
 
@@ -528,12 +528,11 @@ async def test_a_tcp_line_seat_is_taken_only_with_its_token_when_bound(tmp_path:
         with pytest.raises(TimeoutError):  # no seat for a program without the token
             await asyncio.wait_for(intruder.readline(), 1.0)
 
-        async def connect() -> StreamChannel:
-            channel = await open_tcp("127.0.0.1", server.line_port)  # type: ignore[arg-type]
-            await channel.send(f"/token {created['tokens']['1']}")
-            return channel
-
-        result = await asyncio.wait_for(run_line(load_bot("bots.random").make(3), connect), 30)
+        bot = load_bot("bots.random").make(3)  # the SDK sends the /token line (--token)
+        token = created["tokens"]["1"]
+        result = await asyncio.wait_for(
+            run_tcp(bot, "127.0.0.1", server.line_port, token=token), 30
+        )
         assert result.completed and result.seat == 1
         status = await _status(http, created["table_id"], {"finished", "aborted"}, 10)
         assert status["status"] == "finished"
