@@ -49,7 +49,7 @@ from typing import Any
 
 import httpx
 import websockets
-from bench_server import lean_bot, percentile, server_process
+from bench_server import cpu_seconds, lean_bot, percentile, server_process
 
 from protocol.wire import WireClient
 
@@ -84,6 +84,8 @@ class Result:
     hands_ok: bool
     peak_mib: float
     log_kib: float
+    cpu_ms: float
+    """The server's CPU time during the phase per victim decision, milliseconds."""
     note: str
 
 
@@ -339,6 +341,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
     stop, notes = context.Event(), context.Queue()
     log_before = log.stat().st_size
     _reset_peak(pid)
+    cpu_before = cpu_seconds(pid)
     created = await _create_victims(url, args.victims, args.hands, args.seed)
     attacker = None
     if name != "baseline":
@@ -352,6 +355,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
     except TimeoutError:
         records, complete = [], False
     stop.set()
+    cpu = cpu_seconds(pid) - cpu_before
     note = ""
     if attacker is not None:
         try:
@@ -371,6 +375,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
         hands_ok=complete,
         peak_mib=_memory(pid, "VmHWM") / 1024,
         log_kib=(log.stat().st_size - log_before) / 1024,
+        cpu_ms=cpu * 1000 / max(1, len(records)),
         note=note,
     )
 
@@ -394,11 +399,13 @@ def main() -> None:
         log = Path(tmp) / "server.log"
         print(
             f"server {url} (own process, max tables {max_tables}); "
-            f"{args.victims} victim tables x {args.hands} hands per phase"
+            f"{args.victims} victim tables x {args.hands} hands per phase; load average "
+            + " / ".join(f"{x:.2f}" for x in os.getloadavg())
+            + f" (1/5/15 min) on {os.cpu_count()} CPUs"
         )
         print(
             f"{'phase':<9} {'decisions':>9} {'defaulted':>9} {'p50 ms':>7} {'p99 ms':>7} "
-            f"{'p99/base':>8} {'hands':>5} {'peak MiB':>8} {'log KiB':>7}  attack"
+            f"{'p99/base':>8} {'hands':>5} {'peak MiB':>8} {'log KiB':>7} {'srv CPU':>7}  attack"
         )
         base: float | None = None
         for name in ["baseline", *chosen]:
@@ -409,7 +416,7 @@ def main() -> None:
                 f"{result.phase:<9} {result.decisions:>9} {result.defaulted:>9} "
                 f"{result.p50:>7.1f} {result.p99:>7.1f} {ratio:>8.2f} "
                 f"{'all' if result.hands_ok else 'LOST':>5} {result.peak_mib:>8.1f} "
-                f"{result.log_kib:>7.1f}  {result.note}",
+                f"{result.log_kib:>7.1f} {result.cpu_ms:>7.2f}  {result.note}",
                 flush=True,
             )
             time.sleep(6)  # let the attack's leftovers (paused tables, sockets) clear

@@ -30,6 +30,7 @@ from sdk.server.config import ServerConfig
 from sdk.server.core import derive_seed
 from sdk.server.guard import AcceptLog
 from sdk.server.runner import ServerHandle, running_server
+from sdk.server.security import TokenBucket
 from sdk.server.store import MatchRow, Store
 from sdk.session import Reconnect, ServerRefused, Session, drive
 from sdk.transports.line import run_tcp
@@ -350,8 +351,10 @@ def _frame(opcode: int, payload: bytes) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
-async def _upgrade(server: ServerHandle, rcvbuf: int | None = None) -> tuple:
-    reader, writer = await _raw(server, rcvbuf=rcvbuf)
+async def _upgrade(
+    server: ServerHandle, rcvbuf: int | None = None, source: str = "127.0.0.1"
+) -> tuple:
+    reader, writer = await _raw(server, source, rcvbuf=rcvbuf)
     key = base64.b64encode(os.urandom(16)).decode()
     writer.write(
         f"GET /v1/ws HTTP/1.1\r\nHost: {server.host}\r\nUpgrade: websocket\r\n"
@@ -361,6 +364,44 @@ async def _upgrade(server: ServerHandle, rcvbuf: int | None = None) -> tuple:
     head = await reader.readuntil(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 101"), head
     return reader, writer
+
+
+# -- cheap to attack: floods are found out, abusers are barred for a while ------------------
+
+
+def test_a_throttled_flooder_is_found_out_and_an_honest_burst_is_not() -> None:
+    bucket = TokenBucket(rate=20, burst=50, now=0.0, flood_seconds=2.0)
+    now, sent = 0.0, 0
+    while not bucket.flooding and sent < 500:  # the reader sleeps each delay, works 10 ms
+        now += bucket.take(now) + 0.01
+        sent += 1
+    assert bucket.flooding and sent < 200
+    honest = TokenBucket(rate=20, burst=50, now=0.0, flood_seconds=2.0)
+    for burst in range(20):  # 60 frames at once, then quiet for 3 s
+        for _ in range(60):
+            honest.take(burst * 3.0)
+    assert not honest.flooding
+
+
+async def test_an_address_cut_off_for_abuse_is_barred_for_a_while(tmp_path: Path) -> None:
+    async with running_server(_config(tmp_path, abuse_cooldown=1.0)) as server:
+        reader, writer = await _upgrade(server, source="127.0.0.2")
+        writer.write(_frame(0x9, b"p") * 100)  # far more pings than a keepalive needs
+        await writer.drain()
+        assert await _closed_within(reader, 5)
+        again, _ = await _raw(server, "127.0.0.2")
+        assert await _closed_within(again, 2)  # closed on accept, before any parsing
+        async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+            assert (await http.get("/v1/health")).status_code == 200  # others unaffected
+        local = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+        async with httpx.AsyncClient(base_url=server.url, transport=local, timeout=5) as http:
+            for _ in range(100):  # after the cooldown the address is served again
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/v1/health")).status_code == 200:
+                        break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the address stayed barred")
 
 
 # -- 5: bounded memory ---------------------------------------------------------------------

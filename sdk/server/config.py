@@ -129,6 +129,10 @@ class ServerConfig:
     handshake_timeout: float = 10.0
     """Seconds a new connection has to send its request headers (then, for a
     WebSocket, its ``hello``); one that does not is closed."""
+    abuse_cooldown: float = 2.0
+    """Seconds an address is barred (its new connections closed on accept) after one of
+    its WebSocket connections was cut off for sending too many pings or not reading what
+    it is sent (a flooder of frames is throttled and cut, its address not barred)."""
     accept_log_interval: float = 10.0
     """Failed ``accept()`` calls (descriptors exhausted) are logged once per interval."""
     subprocess_grace: float = 2.0

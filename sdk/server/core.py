@@ -192,7 +192,9 @@ class TournamentServer:
             config.house_workers, thread_name_prefix="house-bot"
         )
         """House bots decide here, off the event loop."""
-        self.guard = ConnectionGuard(_socket_cap(config.max_connections), config.max_per_address)
+        self.guard = ConnectionGuard(
+            _socket_cap(config.max_connections), config.max_per_address, config.abuse_cooldown
+        )
         """Open sockets, total and per address (HTTP, WebSocket and line TCP)."""
 
     # -- life cycle --

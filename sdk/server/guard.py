@@ -13,7 +13,11 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
   bytes is disconnected: a client that never reads cannot grow the server's memory;
   one that sends more than ``PING_RATE`` pings a second (bursts of ``PING_BURST``) is
   disconnected too;
-* a text frame that is not UTF-8 is answered with close code 1007 and one log line.
+* a text frame that is not UTF-8 is answered with close code 1007 and one log line;
+* an address one of whose WebSocket connections was cut off here for abuse (too many
+  pings, not reading) is barred for ``abuse_cooldown`` seconds: its new connections are
+  closed on accept, before any parsing, so reconnecting in a loop costs the server
+  next to nothing (its other open connections are left alone).
 
 :class:`AcceptLog` rate-limits the event loop's reports of failed ``accept()`` calls
 (file descriptors exhausted): one line per interval with a count, not a traceback each.
@@ -29,6 +33,8 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
 >>> b.closing = True
 >>> guard.admit(c), guard.open
 (True, 3)
+>>> guard.bar("10.0.0.2", now=0.0); guard.barred("10.0.0.2", now=1.0), guard.barred("10.0.0.2", now=9.0)
+(True, False)
 """
 
 from __future__ import annotations
@@ -51,6 +57,10 @@ __all__ = ["SEND_NOW", "AcceptLog", "ConnectionGuard", "protocol_classes", "text
 log = logging.getLogger("sdk.server.guard")
 
 
+_MAX_BARRED = 10_000
+"""Barred addresses kept; beyond, expired ones are forgotten."""
+
+
 def _address(transport: Any) -> str:
     peer = transport.get_extra_info("peername")
     return str(peer[0]) if peer else "?"
@@ -61,12 +71,37 @@ class ConnectionGuard:
     peer address. Sockets are tracked by transport; closed ones are pruned lazily, so
     no close hook is needed."""
 
-    def __init__(self, max_connections: int, max_per_address: int) -> None:
+    def __init__(
+        self, max_connections: int, max_per_address: int, abuse_cooldown: float = 2.0
+    ) -> None:
         self.max_connections = max_connections
         self.max_per_address = max_per_address
+        self.abuse_cooldown = abuse_cooldown
         self._open: dict[int, tuple[Any, str]] = {}
         self._per_address: Counter[str] = Counter()
+        self._barred: dict[str, float] = {}
+        """Address -> until when (``time.monotonic``) its new connections are refused."""
         self.refused = 0
+
+    def bar(self, address: str, now: float | None = None) -> None:
+        """Refuse new connections from ``address`` for ``abuse_cooldown`` seconds (one of
+        its connections was just cut off for abuse)."""
+        if self.abuse_cooldown <= 0:
+            return
+        now = time.monotonic() if now is None else now
+        if len(self._barred) >= _MAX_BARRED:
+            self._barred = {a: t for a, t in self._barred.items() if t > now}
+        self._barred[address] = now + self.abuse_cooldown
+
+    def barred(self, address: str, now: float | None = None) -> bool:
+        """Whether ``address`` is barred now."""
+        until = self._barred.get(address)
+        if until is None:
+            return False
+        if (time.monotonic() if now is None else now) < until:
+            return True
+        del self._barred[address]
+        return False
 
     @property
     def open(self) -> int:
@@ -86,6 +121,9 @@ class ConnectionGuard:
         if key in self._open:
             return True
         address = _address(transport)
+        if self._barred and self.barred(address):
+            self.refused += 1
+            return False
         if (
             len(self._open) >= self.max_connections
             or self._per_address[address] >= self.max_per_address
@@ -281,8 +319,7 @@ def protocol_classes(
         def handle_ping(self) -> None:
             if self._pings.take(time.monotonic()) > 0:
                 if not self.transport.is_closing():
-                    log.warning("%s sends too many pings; disconnecting", _address(self.transport))
-                    self.transport.abort()
+                    self._cut("sends too many pings")
                 return
             super().handle_ping()
 
@@ -293,10 +330,16 @@ def protocol_classes(
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             if self.transport.get_write_buffer_size() > max_write_buffer:
-                log.warning(
-                    "%s does not read what it is sent; disconnecting", _address(self.transport)
-                )
-                self.transport.abort()
+                self._cut("does not read what it is sent")
+
+        def _cut(self, why: str) -> None:
+            """Abort the connection for abuse and bar its address for a while."""
+            address = _address(self.transport)
+            guard.bar(address)
+            log.warning(
+                "%s %s; disconnecting (barred for %g s)", address, why, guard.abuse_cooldown
+            )
+            self.transport.abort()
 
         def send_receive_event_to_app(self) -> None:
             if self.curr_msg_data_type == "text" and not self.close_sent:
