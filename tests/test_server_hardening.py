@@ -29,6 +29,7 @@ from sdk.bot import Bot
 from sdk.server.config import ServerConfig
 from sdk.server.core import derive_seed
 from sdk.server.guard import AcceptLog
+from sdk.server.housepool import HousePool
 from sdk.server.runner import ServerHandle, running_server
 from sdk.server.security import TokenBucket
 from sdk.server.store import MatchRow, Store
@@ -246,6 +247,23 @@ async def test_house_bots_decide_off_the_event_loop(tmp_path: Path) -> None:
             status = (await http.get(f"/v1/tables/{created['table_id']}")).json()
         assert status["status"] == "running"
         assert watch.worst < SLOW_DELAY * 2 / 3, watch.worst
+
+
+def test_house_workers_rest_in_proportion_to_the_cpu_they_use() -> None:
+    pool = HousePool(workers=1, share=0.25)
+
+    def burn() -> tuple[float, float, float]:
+        start, cpu = time.monotonic(), time.thread_time()
+        while time.thread_time() - cpu < 0.03:
+            pass
+        return start, time.monotonic(), time.thread_time() - cpu
+
+    try:
+        _, first_end, used = pool.submit(burn).result()
+        second_start, _, _ = pool.submit(burn).result()
+    finally:
+        pool.shutdown()
+    assert second_start - first_end >= used * 3 * 0.99  # rested 3 t: thinks 1/4 of the time
 
 
 # -- 8: lobby walls cannot be predicted from finished matches -----------------------------
@@ -549,6 +567,42 @@ async def test_rest_requests_are_rate_limited_per_client(tmp_path: Path) -> None
         local = httpx.AsyncHTTPTransport(local_address="127.0.0.2")  # another client
         async with httpx.AsyncClient(base_url=server.url, transport=local, timeout=5) as http:
             assert (await http.get("/v1/health")).status_code == 200
+
+
+async def test_a_client_has_few_requests_in_progress_and_lists_are_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = _config(tmp_path, rest_concurrency=2, rest_rate=1000.0, rest_burst=1000)
+    async with running_server(config) as server:
+        held = []
+        for _ in range(2):  # requests in progress: their bodies never finish
+            reader, writer = await _raw(server)
+            writer.write(b"POST /v1/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+            await writer.drain()
+            held.append((reader, writer))
+        await asyncio.sleep(0.2)
+        async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+            refused = await http.get("/v1/health")
+            assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+            held.pop()[1].close()
+            for _ in range(50):
+                if (await http.get("/v1/health")).status_code == 200:
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("a slot did not free up")
+            calls = []
+            listing = server.server.list_tables
+
+            async def counted(*args: object) -> object:
+                calls.append(args)
+                return await listing(*args)  # type: ignore[arg-type]
+
+            monkeypatch.setattr(server.server, "list_tables", counted)
+            answers = [(await http.get("/v1/tables?limit=7")).json() for _ in range(5)]
+        for _, writer in held:
+            writer.close()
+        assert len(calls) == 1 and all(a == answers[0] for a in answers)
 
 
 # -- 10: a TCP line seat can be bound to one program ------------------------------------
