@@ -217,6 +217,10 @@ def text_frame(payload: bytes) -> bytes:
     return bytes((0x81, 127)) + n.to_bytes(8, "big") + payload
 
 
+HANG_UP = frozenset({1008, 1009})
+"""Close codes after which the server closes the socket at once (policy violations,
+frames too big): it owes such a peer no closing handshake."""
+
 PING_RATE, PING_BURST = 2.0, 20
 """Pings a WebSocket peer may send a second, with bursts: keepalive needs far fewer;
 a peer over it is disconnected (answering pings costs the server CPU)."""
@@ -308,6 +312,15 @@ def protocol_classes(
                     return
             self._flush()
             await super().send(message)
+            if message["type"] == "websocket.close" and message.get("code") in HANG_UP:
+                self._hang_up()
+
+        def _hang_up(self) -> None:
+            """Close the socket once the close frame is out, without waiting for the
+            peer's close reply: a flooder that never reads would never send it, and the
+            server would read (and discard) its flood until the close timeout."""
+            if not self.transport.is_closing():
+                self.transport.close()
 
         def _flush(self) -> None:
             self._flush_soon = False
