@@ -3,16 +3,21 @@ WebSockets, the server in one process and every bot in another (this one).
 
 For each number of tables (``--tables 1 10 50 100``) the benchmark creates that many
 tables over REST, each with four protocol v1 seats, connects four lean clients per table
-(raw :mod:`websockets` + the sans-I/O :class:`~protocol.wire.WireClient`, answering each
-request at once with a random legal action; they all say ``ready`` once every one is
-connected, so the tables start together), waits until every match is over, and reads
-the server's own decision records (``GET /v1/matches/{id}/log.jsonl``):
+(:func:`lean_bot`: raw :mod:`websockets`, parsing only ``request`` frames and answering
+each at once with a random legal action id, so the clients cost as little as they can;
+they all say ``ready`` once every one is connected, so the tables start together), waits
+until every match is over, and reads the server's own decision records
+(``GET /v1/matches/{id}/log.jsonl``):
 
 * decisions per second: all decisions over the span from the first request sent to the
   last reply received (server clock);
 * request-to-reply latency p50 / p99: ``replied_at - sent_at`` as the server recorded
   it, so it includes both processes' queueing, the sockets and the bot;
-* decisions in time: how many were settled ``ok`` (the rest were defaulted).
+* decisions in time: how many were settled ``ok`` (the rest were defaulted);
+* CPU per decision of the server's process and of the bots' (this) process: with bots
+  that answer at once the tables are a closed loop, so latency is about tables /
+  throughput, and throughput is set by whichever process (or the machine's other load)
+  runs out of CPU first. The load average is printed with the figures.
 
 Each size runs ``--repeats`` times; the medians are printed. The server's database goes
 to a temporary directory. Target (issue 7): 100 tables with every decision in time and

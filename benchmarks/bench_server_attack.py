@@ -2,11 +2,15 @@
 tables (the victims): can any one client freeze the tables, stop the records or exhaust
 the machine?
 
-The server runs in its own process (``python -m sdk.server``, loopback only); victims
-and attackers run in this one. Each phase plays ``--victims`` honest tables (four lean
-protocol v1 random bots each, from 127.0.0.1) while one attack class runs (from other
-loopback addresses, 127.0.0.2 and up, as other clients would), and stops the attack when
-the victims are done (each attack is also capped in count and time):
+The server runs in its own process (``python -m sdk.server``, loopback only), the
+victims in this one, and each attack in a third process at the lowest CPU priority
+(``nice 19``): a real attacker is another machine, and on a shared 2-core machine its
+own CPU would otherwise slow the victims' bots, not the server. (So on a busy machine
+the attacker gets little CPU and attacks less: its note says how much it did.) Each
+phase plays ``--victims`` honest tables (four lean protocol v1 random bots each, from
+127.0.0.1) while one attack class runs (from other loopback addresses, 127.0.0.2 and up,
+as other clients would), and stops the attack when the victims are done (each attack is
+also capped in count and time):
 
 * ``baseline``: no attack;
 * ``flood``: bots that hold a seat and send frames as fast as they can, reconnecting
@@ -21,7 +25,9 @@ the victims are done (each attack is also capped in count and time):
 For each phase it prints the victims' decisions, how many were defaulted (not ``ok``),
 request-to-reply p50 / p99 from the server's own records, p99 relative to the baseline,
 whether every victim hand was recorded, the server's peak resident memory during the
-phase (``VmHWM``, reset before each phase) and how much it wrote to its log. Goal
+phase (``VmHWM``, reset before each phase), how much it wrote to its log, and its CPU
+time during the phase per victim decision (what the attack costs the server, a figure
+less sensitive to other load than latency). Goal
 (issue 16): under every attack, victims' p99 within 2x of the baseline, no defaulted
 decision, memory bounded, no lost finished hand.
 
@@ -347,7 +353,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
     if name != "baseline":
         attacker = context.Process(target=_attacker, args=(name, url, args.idle, stop, notes))
         attacker.start()
-        await asyncio.sleep(1.5)  # let the attack build up
+        await asyncio.sleep(3.0)  # let the attack build up (a flooder is cut after ~4 s)
     try:
         records, complete = await asyncio.wait_for(
             _victims(url, created, args.hands, args.seed), PHASE_CAP
