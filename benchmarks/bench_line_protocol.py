@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from protocol.actions import Action
 from protocol.claim_tiers import ClaimTiers, tier_of
-from protocol.line.adapter import LineTable
-from protocol.line.tile_ids import ALL_TILE_IDS, kind_of, tile_id
+from protocol.line.leakage import (
+    CopyDigitSamples,
+    copy_digit_samples,
+    ids_in_order_of_appearance,
+)
 from protocol.match import Match
 from protocol.view import CLAIMS
-
-_ID = re.compile(r"\b[1-4][1-9][0-3]\b")
 
 
 def _claimer(legal: Sequence[Action], rng: random.Random) -> Action:
@@ -61,53 +61,17 @@ def tier_rounds(seeds: int, hands: int) -> list[int]:
     return rounds
 
 
-def _in_place(match: Match) -> Callable[[int], list[int]]:
-    def wall(hand_no: int) -> list[int]:
-        seen = [0] * 34
-        out = []
-        for kind in match.wall(hand_no):
-            out.append(kind * 4 + seen[kind])
-            seen[kind] += 1
-        return out
-
-    return wall
-
-
 def inference_rates(seeds: int, hands: int, physical: bool) -> tuple[float, float, int]:
     """(rate lower copies out, rate higher copies out, samples) over random play."""
-    low: list[int] = []
-    high: list[int] = []
+    low: list[bool] = []
+    high: list[bool] = []
     for seed in range(seeds):
         match, rng = Match.new(seed, hands), random.Random(seed)
-        table = LineTable(match.physical_wall if physical else _in_place(match))
-        for s in range(4):
-            table.add_seat(s, f"p{s}")
-        seen: list[set[int]] = [set() for _ in range(4)]
-
-        def feed(events: list, table: LineTable = table, seen: list = seen) -> None:
-            for ev in events:
-                if type(ev).__name__ == "HandStart":
-                    for s in seen:
-                        s.clear()
-                for s, lines in table.feed(ev).items():
-                    for line in lines:
-                        if line.startswith(("/initGame", "/start")):
-                            continue
-                        for tid in map(int, _ID.findall(line)):
-                            if tid not in ALL_TILE_IDS or tid in seen[s]:
-                                continue
-                            seen[s].add(tid)
-                            for j in range(4):
-                                other = tile_id(kind_of(tid), j)
-                                if other not in seen[s]:
-                                    out = other in table.tracker.out
-                                    (low if j < tid % 10 else high).append(out)
-
-        feed(match.events)
-        while not match.is_over:
-            seat, legal = next(iter(match.pending().items()))
-            feed(match.apply(seat, _claimer(legal, rng)))
-    return sum(low) / len(low), sum(high) / len(high), len(low) + len(high)
+        walls = match.physical_wall if physical else ids_in_order_of_appearance(match)
+        samples = copy_digit_samples(match, walls, lambda legal, rng=rng: _claimer(legal, rng))
+        low += samples.lower
+        high += samples.higher
+    return CopyDigitSamples.rate(low), CopyDigitSamples.rate(high), len(low) + len(high)
 
 
 def main() -> None:

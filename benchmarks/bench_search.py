@@ -9,10 +9,11 @@ less), the median over ``--repeats`` repeats of:
 * ``state_from_world`` (the referee state continuing from that point), microseconds;
 * ``fork`` of such a state, microseconds;
 * playouts to the end of the hand per second, one core, fork included, with each ready
-  policy for all four seats (random, lite, efficiency);
-* the search bot's own loop (sample, build, fork, play out with lite): playouts per
-  second inside :func:`sdk.search.flat.search`, and the CPU milliseconds per decision at
-  each sample count the strength runs use.
+  policy for all four seats (random, lite, guard = the search bot's, efficiency);
+* the search bot's own loop (sample with its opponent model, build, fork, play out with
+  guard): playouts per second inside :func:`sdk.search.flat.search`, and the CPU
+  milliseconds per decision at each sample count of ``--samples`` (the strength runs'
+  budgets: 32, 96 and 320 samples take about 100, 300 and 1000 ms).
 
 Then the search's precision: on the same states, the median standard error of a
 candidate's advantage over the bot's guess (points per hand, paired world by world) at
@@ -23,7 +24,7 @@ It also times, in the same run, the referee benchmark's loop (``bench_referee.py
 hands of four uniform-random bots), so that figures from a loaded machine can be set
 against that benchmark's published figure.
 
-Run: ``python benchmarks/bench_search.py [--hands 40] [--repeats 5]``
+Run: ``python benchmarks/bench_search.py [--hands 40] [--repeats 5] [--samples 8 32]``
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from sdk.bot import DecisionRequest
 from sdk.search import (
     efficiency_policy,
     fork,
+    guard_policy,
     lite_policy,
     playout,
     random_policy,
@@ -88,6 +90,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--samples", type=int, nargs="+", default=[8, 32], help="search bot sample counts"
+    )
     args = parser.parse_args()
     points = mid_hands(args.hands)
     views = [(h.view(s), h, s) for h, s in points]
@@ -115,6 +120,7 @@ def main() -> None:
     for name, policy in (
         ("random", random_policy),
         ("lite", lite_policy),
+        ("guard", guard_policy),
         ("efficiency", efficiency_policy),
     ):
         policies = [policy] * 4
@@ -124,9 +130,9 @@ def main() -> None:
                 per_call(lambda s=s: playout(fork(s), policies, rng), 5) for s in states
             )
 
-        target = "   (target >= 3,000)" if name == "random" else ""
+        target = {"random": "   (target >= 3,000)", "guard": "   (the search bot's)"}.get(name, "")
         print(f"  playouts/s, {name:<10} {median_of(args.repeats, playing):8,.0f}{target}")
-    search_speed(views, args.repeats)
+    search_speed(views, args.repeats, args.samples)
     precision(views)
     referee = median_of(args.repeats, lambda: referee_rate(200))
     print(f"  referee, full random hands/s (bench_referee's loop, same run) {referee:8,.0f}")
@@ -137,7 +143,7 @@ def precision(views: list) -> None:
     for samples in (8, 64):
         errors = []
         for view, hand, seat in views:
-            bot = SearchBot(seed=0, samples=samples)
+            bot = SearchBot(seed=0, samples=samples, calm=True)
             request = DecisionRequest(hand.legal_actions(seat), time.monotonic() + 60)
             bot.choose(GameView(view), request)
             if bot.last is not None:
@@ -157,14 +163,15 @@ def referee_rate(hands: int) -> float:
     return hands / (time.process_time() - start)
 
 
-def search_speed(views: list, repeats: int) -> None:
-    """The search bot's decisions: playouts per CPU second, CPU ms per decision."""
-    for samples in (4, 8, 16):
+def search_speed(views: list, repeats: int, counts: list[int]) -> None:
+    """The search bot's decisions: playouts per CPU second, CPU ms per decision (it
+    searches every decision here, ``calm=True``: most of these states have no threat)."""
+    for samples in counts:
         rates, times = [], []
         for _ in range(repeats):
             playouts, cpu, decisions = 0, 0.0, 0
             for view, hand, seat in views:
-                bot = SearchBot(seed=0, samples=samples)
+                bot = SearchBot(seed=0, samples=samples, calm=True)
                 request = DecisionRequest(hand.legal_actions(seat), time.monotonic() + 60)
                 start = time.process_time()
                 bot.choose(GameView(view), request)

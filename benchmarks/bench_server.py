@@ -3,16 +3,21 @@ WebSockets, the server in one process and every bot in another (this one).
 
 For each number of tables (``--tables 1 10 50 100``) the benchmark creates that many
 tables over REST, each with four protocol v1 seats, connects four lean clients per table
-(raw :mod:`websockets` + the sans-I/O :class:`~protocol.wire.WireClient`, answering each
-request at once with a random legal action; they all say ``ready`` once every one is
-connected, so the tables start together), waits until every match is over, and reads
-the server's own decision records (``GET /v1/matches/{id}/log.jsonl``):
+(:func:`lean_bot`: raw :mod:`websockets`, parsing only ``request`` frames and answering
+each at once with a random legal action id, so the clients cost as little as they can;
+they all say ``ready`` once every one is connected, so the tables start together), waits
+until every match is over, and reads the server's own decision records
+(``GET /v1/matches/{id}/log.jsonl``):
 
 * decisions per second: all decisions over the span from the first request sent to the
   last reply received (server clock);
 * request-to-reply latency p50 / p99: ``replied_at - sent_at`` as the server recorded
   it, so it includes both processes' queueing, the sockets and the bot;
-* decisions in time: how many were settled ``ok`` (the rest were defaulted).
+* decisions in time: how many were settled ``ok`` (the rest were defaulted);
+* CPU per decision of the server's process and of the bots' (this) process: with bots
+  that answer at once the tables are a closed loop, so latency is about tables /
+  throughput, and throughput is set by whichever process (or the machine's other load)
+  runs out of CPU first. The load average is printed with the figures.
 
 Each size runs ``--repeats`` times; the medians are printed. The server's database goes
 to a temporary directory. Target (issue 7): 100 tables with every decision in time and
@@ -43,7 +48,6 @@ import httpx
 import websockets
 
 from protocol.wire import WireClient
-from protocol.wire.common import ActionRequest, SessionEnd
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,8 @@ class Run:
     max_ms: float
     cpu_ms: float
     """Server CPU (user + system) per decision, milliseconds."""
+    bots_cpu_ms: float
+    """The bots' CPU (this process) per decision, milliseconds."""
 
     @property
     def rate(self) -> float:
@@ -78,26 +84,16 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def server_process(port: int, db: str) -> Iterator[tuple[str, int]]:
-    """Run ``python -m sdk.server`` on ``port``; yield its base URL and pid."""
-    command = [
-        sys.executable,
-        "-m",
-        "sdk.server",
-        "--port",
-        str(port),
-        "--db",
-        db,
-        "--log-level",
-        "warning",
-        "--max-tables",
-        "2000",
-        "--rest-rate",
-        "1000",
-        "--rest-burst",
-        "1000",
-    ]
-    process = subprocess.Popen(command)
+def server_process(db: str, *options: str, log: Path | None = None) -> Iterator[tuple[str, int]]:
+    """Run ``python -m sdk.server`` on a free loopback port with its database at ``db``
+    and the extra command-line ``options``; yield its base URL and pid. Its output goes
+    to the file ``log`` (default: this terminal). Both server benchmarks use it."""
+    port = _free_port()
+    command = [sys.executable, "-m", "sdk.server", "--port", str(port), "--db", db]
+    command += ["--log-level", "warning", *options]
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(log.open("wb")) if log is not None else None
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT if out else None)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -128,24 +124,43 @@ class _Barrier:
         await self.go.wait()
 
 
-async def _bot(ws_url: str, token: str, rng: random.Random, barrier: _Barrier) -> None:
+def _reply(frame: str, rng: random.Random) -> str | None:
+    """The ``reply`` to a ``request`` frame (a random legal action), else ``None``."""
+    if not frame.startswith('{"type":"request"'):
+        return None
+    request = json.loads(frame)
+    choice = rng.choice(request["legal"])["id"]
+    return f'{{"type":"reply","request_id":"{request["request_id"]}","action_id":{choice}}}'
+
+
+async def lean_bot(
+    ws_url: str, token: str, rng: random.Random, barrier: _Barrier | None = None
+) -> None:
+    """A protocol v1 bot as cheap as a client can be, so the figures are the server's:
+    it parses only ``request`` frames (event frames are skipped unread) and answers each
+    at once with a random legal action id; it stops at ``bye`` or when the server
+    closes. With a ``barrier`` it says ``ready`` once every bot is connected."""
     client = WireClient(token, "bench-random")
     async with websockets.connect(
         ws_url, max_size=None, ping_interval=None, compression=None, open_timeout=60
     ) as ws:
         await ws.send(client.hello())
-        client.receive_frame(await ws.recv())  # welcome
-        await barrier.wait()
+        await ws.recv()  # welcome
+        if barrier is not None:
+            await barrier.wait()
         await ws.send(client.ready())
         async for frame in ws:
-            for item in client.receive_frame(frame):
-                if isinstance(item, ActionRequest):
-                    await ws.send(client.answer(rng.choice(item.legal)))
-                elif isinstance(item, SessionEnd):
-                    return
+            assert isinstance(frame, str)
+            if frame.startswith('{"type":"event"'):
+                continue
+            reply = _reply(frame, rng)
+            if reply is not None:
+                await ws.send(reply)
+            elif frame.startswith('{"type":"bye"'):
+                return
 
 
-def _percentile(data: list[float], p: float) -> float:
+def percentile(data: list[float], p: float) -> float:
     data = sorted(data)
     pos = (len(data) - 1) * p / 100
     lo, hi = int(pos), min(int(pos) + 1, len(data) - 1)
@@ -165,14 +180,16 @@ async def measure(url: str, pid: int, tables: int, hands: int, seed: int) -> Run
             body = {"seed": seed * 1000 + t, "hands": hands, "seats": seats}
             created.append((await http.post("/v1/tables", json=body)).json())
         barrier = _Barrier(4 * tables)
+        bots_before = time.process_time()
         await asyncio.gather(
             *(
-                _bot(ws_url, c["tokens"][str(s)], random.Random(rng.random()), barrier)
+                lean_bot(ws_url, c["tokens"][str(s)], random.Random(rng.random()), barrier)
                 for c in created
                 for s in range(4)
             )
         )
         cpu = cpu_seconds(pid) - cpu_before
+        bots_cpu = time.process_time() - bots_before
         records: list[dict] = []
         for c in created:
             for _ in range(100):
@@ -191,10 +208,11 @@ async def measure(url: str, pid: int, tables: int, hands: int, seed: int) -> Run
         decisions=len(records),
         in_time=sum(r["outcome"] in ("ok", "overridden") for r in records),
         span=span,
-        p50_ms=_percentile(latencies, 50),
-        p99_ms=_percentile(latencies, 99),
+        p50_ms=percentile(latencies, 50),
+        p99_ms=percentile(latencies, 99),
         max_ms=max(latencies),
         cpu_ms=cpu * 1000 / max(1, len(records)),
+        bots_cpu_ms=bots_cpu * 1000 / max(1, len(records)),
     )
 
 
@@ -209,6 +227,7 @@ def _median_run(runs: list[Run]) -> Run:
         p99_ms=med(r.p99_ms for r in runs),
         max_ms=med(r.max_ms for r in runs),
         cpu_ms=med(r.cpu_ms for r in runs),
+        bots_cpu_ms=med(r.bots_cpu_ms for r in runs),
     )
 
 
@@ -218,14 +237,19 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1, help="hands per match")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    options = ["--max-tables", "2000", "--rest-rate", "1000", "--rest-burst", "1000"]
     with (
         tempfile.TemporaryDirectory() as tmp,
-        server_process(_free_port(), f"{tmp}/bench.db") as (url, pid),
+        server_process(f"{tmp}/bench.db", *options) as (url, pid),
     ):
-        print(f"server: {url} (separate process); bots: this process; {args.hands} hand(s)/match")
+        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(
+            f"server: {url} (separate process); bots: this process; {args.hands} hand(s)/match;"
+            f" load average {load} (1/5/15 min) on {os.cpu_count()} CPUs"
+        )
         print(
             f"{'tables':>6} {'decisions':>9} {'in time':>9} {'dec/s':>8} {'p50 ms':>8} "
-            f"{'p99 ms':>8} {'max ms':>8} {'srv CPU ms/dec':>14}"
+            f"{'p99 ms':>8} {'max ms':>8} {'srv CPU ms/dec':>14} {'bots CPU ms/dec':>15}"
         )
         for tables in args.tables:
             runs = [
@@ -235,7 +259,8 @@ def main() -> None:
             r = _median_run(runs)
             print(
                 f"{r.tables:>6} {r.decisions:>9} {r.in_time:>9} {r.rate:>8.0f} "
-                f"{r.p50_ms:>8.1f} {r.p99_ms:>8.1f} {r.max_ms:>8.1f} {r.cpu_ms:>14.2f}",
+                f"{r.p50_ms:>8.1f} {r.p99_ms:>8.1f} {r.max_ms:>8.1f} {r.cpu_ms:>14.2f}"
+                f" {r.bots_cpu_ms:>15.2f}",
                 flush=True,
             )
 

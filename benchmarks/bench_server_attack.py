@@ -2,11 +2,15 @@
 tables (the victims): can any one client freeze the tables, stop the records or exhaust
 the machine?
 
-The server runs in its own process (``python -m sdk.server``, loopback only); victims
-and attackers run in this one. Each phase plays ``--victims`` honest tables (four lean
-protocol v1 random bots each, from 127.0.0.1) while one attack class runs (from other
-loopback addresses, 127.0.0.2 and up, as other clients would), and stops the attack when
-the victims are done (each attack is also capped in count and time):
+The server runs in its own process (``python -m sdk.server``, loopback only), the
+victims in this one, and each attack in a third process at the lowest CPU priority
+(``nice 19``): a real attacker is another machine, and on a shared 2-core machine its
+own CPU would otherwise slow the victims' bots, not the server. (So on a busy machine
+the attacker gets little CPU and attacks less: its note says how much it did.) Each
+phase plays ``--victims`` honest tables (four lean protocol v1 random bots each, from
+127.0.0.1) while one attack class runs (from other loopback addresses, 127.0.0.2 and up,
+as other clients would), and stops the attack when the victims are done (each attack is
+also capped in count and time):
 
 * ``baseline``: no attack;
 * ``flood``: bots that hold a seat and send frames as fast as they can, reconnecting
@@ -21,7 +25,9 @@ the victims are done (each attack is also capped in count and time):
 For each phase it prints the victims' decisions, how many were defaulted (not ``ok``),
 request-to-reply p50 / p99 from the server's own records, p99 relative to the baseline,
 whether every victim hand was recorded, the server's peak resident memory during the
-phase (``VmHWM``, reset before each phase) and how much it wrote to its log. Goal
+phase (``VmHWM``, reset before each phase), how much it wrote to its log, and its CPU
+time during the phase per victim decision (what the attack costs the server, a figure
+less sensitive to other load than latency). Goal
 (issue 16): under every attack, victims' p99 within 2x of the baseline, no defaulted
 decision, memory bounded, no lost finished hand.
 
@@ -40,71 +46,22 @@ import multiprocessing
 import os
 import random
 import socket
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
+from bench_server import cpu_seconds, lean_bot, percentile, server_process
 
 from protocol.wire import WireClient
-from protocol.wire.common import ActionRequest, SessionEnd
 
 ATTACKERS = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
 PHASE_CAP = 60.0
 """Seconds any phase may last at most."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def server_process(port: int, tmp: str, max_tables: int) -> Iterator[tuple[str, int, Path]]:
-    """``python -m sdk.server`` on ``port``; yields its URL, pid and log file."""
-    log = Path(tmp) / "server.log"
-    command = [
-        sys.executable,
-        "-m",
-        "sdk.server",
-        "--port",
-        str(port),
-        "--db",
-        f"{tmp}/attack.db",
-        "--log-level",
-        "warning",
-        "--max-tables",
-        str(max_tables),
-        "--connect-wait",
-        "2",
-        "--unattended-wait",
-        "5",
-        "--lobby-wait",
-        "1",
-    ]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/v1/health").status_code == 200:
-                    break
-            time.sleep(0.1)
-        yield url, process.pid, log
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def _memory(pid: int, field: str) -> int:
@@ -120,31 +77,7 @@ def _reset_peak(pid: int) -> None:
         Path(f"/proc/{pid}/clear_refs").write_text("5")
 
 
-def _percentile(data: list[float], p: float) -> float:
-    data = sorted(data)
-    if not data:
-        return float("nan")
-    pos = (len(data) - 1) * p / 100
-    lo, hi = int(pos), min(int(pos) + 1, len(data) - 1)
-    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
-
-
 # -- victims -------------------------------------------------------------------------------
-
-
-async def _victim_bot(ws_url: str, token: str, rng: random.Random) -> None:
-    client = WireClient(token, "victim")
-    async with websockets.connect(
-        ws_url, max_size=None, ping_interval=None, compression=None, open_timeout=30
-    ) as ws:
-        await ws.send(client.hello())
-        await ws.send(client.ready())
-        async for frame in ws:
-            for item in client.receive_frame(frame):
-                if isinstance(item, ActionRequest):
-                    await ws.send(client.answer(rng.choice(item.legal)))
-                elif isinstance(item, SessionEnd):
-                    return
 
 
 @dataclass(frozen=True)
@@ -157,6 +90,8 @@ class Result:
     hands_ok: bool
     peak_mib: float
     log_kib: float
+    cpu_ms: float
+    """The server's CPU time during the phase per victim decision, milliseconds."""
     note: str
 
 
@@ -187,7 +122,7 @@ async def _victims(url: str, created: list[dict], hands: int, seed: int) -> tupl
         rng = random.Random(seed)
         await asyncio.gather(
             *(
-                _victim_bot(ws_url, c["tokens"][str(s)], random.Random(rng.random()))
+                lean_bot(ws_url, c["tokens"][str(s)], random.Random(rng.random()))
                 for c in created
                 for s in range(4)
             )
@@ -381,8 +316,10 @@ ATTACKS: dict[str, Attack] = {
 
 
 def _attacker(name: str, url: str, idle: int, stop: Any, notes: Any) -> None:
-    """The attacker's process: run attack ``name`` until ``stop`` is set."""
-    os.nice(10)  # it stands for other machines: it should not starve the victims' CPU
+    """The attacker's process: run attack ``name`` until ``stop`` is set. It stands for
+    other machines, so it runs at the lowest CPU priority (nice 19): on a shared machine
+    its own CPU would otherwise slow the victims' bots, not the server."""
+    os.nice(19)
 
     async def run() -> str:
         event = asyncio.Event()
@@ -410,12 +347,13 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
     stop, notes = context.Event(), context.Queue()
     log_before = log.stat().st_size
     _reset_peak(pid)
+    cpu_before = cpu_seconds(pid)
     created = await _create_victims(url, args.victims, args.hands, args.seed)
     attacker = None
     if name != "baseline":
         attacker = context.Process(target=_attacker, args=(name, url, args.idle, stop, notes))
         attacker.start()
-        await asyncio.sleep(1.5)  # let the attack build up
+        await asyncio.sleep(3.0)  # let the attack build up (a flooder is cut after ~4 s)
     try:
         records, complete = await asyncio.wait_for(
             _victims(url, created, args.hands, args.seed), PHASE_CAP
@@ -423,6 +361,7 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
     except TimeoutError:
         records, complete = [], False
     stop.set()
+    cpu = cpu_seconds(pid) - cpu_before
     note = ""
     if attacker is not None:
         try:
@@ -437,11 +376,12 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
         phase=name,
         decisions=len(records),
         defaulted=sum(r["outcome"] not in ("ok", "overridden") for r in records),
-        p50=_percentile(latencies, 50),
-        p99=_percentile(latencies, 99),
+        p50=percentile(latencies, 50),
+        p99=percentile(latencies, 99),
         hands_ok=complete,
         peak_mib=_memory(pid, "VmHWM") / 1024,
         log_kib=(log.stat().st_size - log_before) / 1024,
+        cpu_ms=cpu * 1000 / max(1, len(records)),
         note=note,
     )
 
@@ -455,17 +395,23 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated attacks (default: all)")
     args = parser.parse_args()
     chosen = [a for a in args.only.split(",") if a] or list(ATTACKS)
+    max_tables = args.victims + 50
+    options = ["--max-tables", str(max_tables), "--connect-wait", "2"]
+    options += ["--unattended-wait", "5", "--lobby-wait", "1"]
     with (
         tempfile.TemporaryDirectory() as tmp,
-        server_process(_free_port(), tmp, max_tables=args.victims + 50) as (url, pid, log),
+        server_process(f"{tmp}/attack.db", *options, log=Path(tmp) / "server.log") as (url, pid),
     ):
+        log = Path(tmp) / "server.log"
         print(
-            f"server {url} (own process, max tables {args.victims + 50}); "
-            f"{args.victims} victim tables x {args.hands} hands per phase"
+            f"server {url} (own process, max tables {max_tables}); "
+            f"{args.victims} victim tables x {args.hands} hands per phase; load average "
+            + " / ".join(f"{x:.2f}" for x in os.getloadavg())
+            + f" (1/5/15 min) on {os.cpu_count()} CPUs"
         )
         print(
             f"{'phase':<9} {'decisions':>9} {'defaulted':>9} {'p50 ms':>7} {'p99 ms':>7} "
-            f"{'p99/base':>8} {'hands':>5} {'peak MiB':>8} {'log KiB':>7}  attack"
+            f"{'p99/base':>8} {'hands':>5} {'peak MiB':>8} {'log KiB':>7} {'srv CPU':>7}  attack"
         )
         base: float | None = None
         for name in ["baseline", *chosen]:
@@ -476,7 +422,7 @@ def main() -> None:
                 f"{result.phase:<9} {result.decisions:>9} {result.defaulted:>9} "
                 f"{result.p50:>7.1f} {result.p99:>7.1f} {ratio:>8.2f} "
                 f"{'all' if result.hands_ok else 'LOST':>5} {result.peak_mib:>8.1f} "
-                f"{result.log_kib:>7.1f}  {result.note}",
+                f"{result.log_kib:>7.1f} {result.cpu_ms:>7.2f}  {result.note}",
                 flush=True,
             )
             time.sleep(6)  # let the attack's leftovers (paused tables, sockets) clear

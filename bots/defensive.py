@@ -60,7 +60,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from bots.greedy import GreedyBot, Prospect, claim_prospect, outside, pass_prospect, tile_value
+from bots.greedy import (
+    GreedyBot,
+    Prospect,
+    claim_prospect,
+    outside,
+    pass_prospect,
+    ranked_discards,
+    tile_value,
+)
 from protocol.actions import PASS, Action, ActionKind
 from protocol.analysis import efficiency_counts, improvements_counts
 from protocol.events import Discard, Event, HandStart
@@ -206,6 +214,14 @@ class DefensiveBot(GreedyBot):
             for seat in range(4):
                 if seat != event.seat:
                     self.passed[seat].add(event.tile)
+
+    def discards(
+        self, view: GameView, request: DecisionRequest, seen: Sequence[int]
+    ) -> list[Prospect]:
+        """Every legal discard ranked by efficiency, best first: the danger model prices
+        them all."""
+        allowed = {a.tile for a in request.legal_actions if a.kind is ActionKind.DISCARD}
+        return ranked_discards(view, view.counts, allowed, seen)  # type: ignore[arg-type]
 
     def pick_discard(
         self,

@@ -19,8 +19,11 @@ close hands keep the one that the most unseen tiles would improve.
   not raise shanten: it costs nothing and draws a free tile.
 * **Always win** when the rules allow it: a 0-tai win is still a win (R15 pays 1000).
 
-Everything is computed with the fast count-vector functions of :mod:`protocol.analysis`;
-a decision takes a millisecond or two.
+Everything is computed from the necessary-tile tables (:mod:`protocol.necessary`): a
+discard is ranked by one table read for the discarded suit plus parts shared by every
+discard from that suit, with no trial shanten call and no full efficiency table
+(:func:`protocol.analysis.efficiency_counts` gives the same ranking with the tiles
+spelled out). A decision takes some tens of microseconds.
 
 >>> from sdk.local import play_match
 >>> result = play_match([GreedyBot() for _ in range(4)], seed=3, hands=2)
@@ -30,16 +33,26 @@ a decision takes a millisecond or two.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import NamedTuple
 
 from protocol.actions import KONG, PASS, WIN, Action, ActionKind
-from protocol.analysis import efficiency_counts, improvements_counts, shanten_counts
-from protocol.tiles import Tile
+from protocol.analysis import shanten_counts
+from protocol.necessary import discard_accepts, necessary
+from protocol.shapes import distance, encode
+from protocol.tiles import KIND_COUNT, Tile
 from sdk.bot import Bot, DecisionRequest
 from sdk.view import GameView
 
-__all__ = ["BOT", "GreedyBot", "Prospect", "claim_prospect", "pass_prospect", "tile_value"]
+__all__ = [
+    "BOT",
+    "GreedyBot",
+    "Prospect",
+    "claim_prospect",
+    "pass_prospect",
+    "tile_value",
+    "tile_values",
+]
 
 
 class Prospect(NamedTuple):
@@ -68,30 +81,82 @@ def tile_value(view: GameView, tile: int) -> int:
     0 a wind that can never score, 1 a scoring honor (dragon, own or round wind),
     2 a terminal, 3 a 2 or 8, 4 a middle tile (3 to 7).
     """
+    return tile_values(view)[tile]
+
+
+def tile_values(view: GameView) -> tuple[int, ...]:
+    """:func:`tile_value` of every kind for ``view``'s seat and round winds (cached: the
+    value of a kind depends on nothing else)."""
+    winds = (view.seat_wind(), view.round_wind)
+    values = _VALUES.get(winds)
+    if values is None:
+        values = _VALUES[winds] = tuple(_value(t, winds) for t in range(KIND_COUNT))
+    return values
+
+
+def _value(tile: int, winds: tuple[Tile, Tile]) -> int:
     if tile >= Tile.E:
-        return 1 if tile >= Tile.C or tile in (view.seat_wind(), view.round_wind) else 0
+        return 1 if tile >= Tile.C or tile in winds else 0
     rank = tile % 9 + 1
     return 2 if rank in (1, 9) else 3 if rank in (2, 8) else 4
 
 
+_VALUES: dict[tuple[Tile, Tile], tuple[int, ...]] = {}
+
+
+def unseen_of(seen: Sequence[int]) -> list[int]:
+    """Unseen copies of each kind, from the visible counts (own hand included)."""
+    return [4 - n if n < 4 else 0 for n in seen]
+
+
+def _ranked(
+    view: GameView,
+    counts: Sequence[int],
+    allowed: Container[int] | None,
+    seen: Sequence[int],
+    best_only: bool = False,
+) -> list[tuple[int, int, int, int]]:
+    """``(shanten, -acceptance, tile value, kind)`` of each discard in ``allowed`` (all
+    held kinds if ``None``), best first; with ``best_only``, only the lowest shanten."""
+    values = tile_values(view)
+    table = discard_accepts(counts, encode(counts), unseen_of(seen), allowed, best_only)
+    rows = [(dist - 1, -accept, values[d], d) for d, dist, accept in table]
+    rows.sort()
+    return rows
+
+
 def ranked_discards(
-    view: GameView, counts: Sequence[int], allowed: Sequence[int], seen: Sequence[int]
+    view: GameView,
+    counts: Sequence[int],
+    allowed: Container[int],
+    seen: Sequence[int],
+    best_only: bool = False,
 ) -> list[Prospect]:
     """Each allowed discard of the 3n+2 hand ``counts``, best first: shanten, then
-    acceptance, then tile value."""
-    options = [
-        Prospect(o.shanten, o.total_unseen, o.discard)
-        for o in efficiency_counts(counts, outside(counts, seen))
-        if o.discard in allowed
+    acceptance, then tile value (then tile order). With ``best_only``, only the
+    discards at the lowest shanten (the others' acceptance is not computed)."""
+    return [
+        Prospect(shanten, -neg, _TILES[d])
+        for shanten, neg, _, d in _ranked(view, counts, allowed, seen, best_only)
     ]
-    options.sort(key=lambda p: (p.shanten, -p.accept, tile_value(view, p.discard)))  # type: ignore[arg-type]
-    return options
+
+
+_ALL_BUT: tuple[frozenset[int], ...] = tuple(
+    frozenset(range(KIND_COUNT)) - {t} for t in range(KIND_COUNT)
+)
+"""Every kind but one (R6: the claimed kind may not be discarded right after)."""
+_TILES: tuple[Tile, ...] = tuple(Tile(t) for t in range(KIND_COUNT))
 
 
 def pass_prospect(counts: Sequence[int], seen: Sequence[int]) -> Prospect:
     """The 3n+1 hand ``counts`` as it stands (after passing on a claim)."""
-    accept = sum(n for _, n in improvements_counts(counts, outside(counts, seen)))
-    return Prospect(shanten_counts(counts), accept)
+    dist, kinds = necessary(encode(counts), sum(counts) // 3)
+    accept = 0
+    for t in kinds:
+        n = seen[t]
+        if n < 4:
+            accept += 4 - n
+    return Prospect(dist - 1, accept)
 
 
 def claim_prospect(view: GameView, action: Action, seen: Sequence[int]) -> Prospect:
@@ -107,8 +172,19 @@ def claim_prospect(view: GameView, action: Action, seen: Sequence[int]) -> Prosp
     assert used is not None
     for t in used:
         counts[t] -= 1
-    allowed = [t for t in range(len(counts)) if counts[t] and t != tile]  # R6
-    return ranked_discards(view, counts, allowed, seen)[0]
+    shanten, neg, _, d = _ranked(view, counts, _ALL_BUT[tile], seen, best_only=True)[0]
+    return Prospect(shanten, -neg, _TILES[d])
+
+
+def claim_floor(counts: Sequence[int], used: Sequence[int]) -> int:
+    """A floor under the shanten of a chow or pung that takes ``used`` out of the 3n+1
+    hand ``counts``: whatever the discard after it, the hand left is no closer than
+    the 3n+2 tiles it is made from (and a complete one must still let a tile go), so
+    claims whose floor is worse than passing need no discard ranking."""
+    after = list(counts)
+    for t in used:
+        after[t] -= 1
+    return max(distance(encode(after), sum(after) // 3), 1) - 1
 
 
 class GreedyBot(Bot):
@@ -135,9 +211,10 @@ class GreedyBot(Bot):
     def discards(
         self, view: GameView, request: DecisionRequest, seen: Sequence[int]
     ) -> list[Prospect]:
-        """The legal discards ranked by efficiency, best first."""
-        allowed = [a.tile for a in request.of_kind("discard")]
-        return ranked_discards(view, view.counts, allowed, seen)  # type: ignore[arg-type]
+        """The legal discards at the lowest shanten ranked by efficiency, best first
+        (greedy takes the first; the others are not even ranked)."""
+        allowed = {a.tile for a in request.legal_actions if a.kind is ActionKind.DISCARD}
+        return ranked_discards(view, view.counts, allowed, seen, best_only=True)  # type: ignore[arg-type]
 
     def pick_discard(
         self,
@@ -170,15 +247,21 @@ class GreedyBot(Bot):
     def claim(self, view: GameView, request: DecisionRequest) -> Action:
         """Kong if it does not raise shanten; else the claim that beats passing most."""
         seen = view.visible_counts()
-        stay = pass_prospect(view.counts, seen)
-        if (
-            KONG in request.legal_actions
-            and claim_prospect(view, KONG, seen).shanten <= stay.shanten
-        ):
-            return KONG
+        counts = view.counts
+        stay = pass_prospect(counts, seen)
+        tile = view.last_discard
+        if KONG in request.legal_actions:
+            after = list(counts)
+            after[tile] -= 3  # type: ignore[index]
+            if shanten_counts(after) <= stay.shanten:
+                return KONG
         best, best_key = PASS, stay.key
         for action in request.legal_actions:
-            if action.kind in (ActionKind.PUNG, ActionKind.CHOW):
+            kind = action.kind
+            if kind is ActionKind.PUNG or kind is ActionKind.CHOW:
+                used = action.tiles if kind is ActionKind.CHOW else (tile, tile)
+                if claim_floor(counts, used) > best_key[0]:  # type: ignore[arg-type]
+                    continue  # cannot beat the best so far: skip the discard ranking
                 key = claim_prospect(view, action, seen).key
                 if key < best_key:
                     best, best_key = action, key

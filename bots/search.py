@@ -5,20 +5,30 @@ This bot spends them. For every decision it first asks defensive (its *best gues
 the answer if anything goes wrong), then lets flat Monte Carlo search
 (:func:`sdk.search.flat.search`) measure the guess against a few alternatives:
 
-* **Candidates.** On its own turn: the guess, greedy's best discards by tile efficiency
-  (``width`` in all) and any kong. On another seat's discard: every legal answer. A win
-  is always taken at once (a 0-tai win pays, R15; passing one only blocks self-draw, R9).
+* **When.** Only where defensive's danger model is awake (some opponent threatens, by
+  :func:`~bots.defensive.threat`) and on claims: with nobody threatening, defensive plays
+  greedy's tile efficiency, whose choices differ by far less than what a few dozen
+  samples can measure, so searching there only adds noise (``calm=True`` searches
+  everywhere).
+* **Candidates.** On its own turn: the guess, the safest discard by defensive's danger
+  model (the fold), greedy's best discards by tile efficiency (``width`` discards in
+  all) and any kong. On another seat's discard: every legal answer. A win is always
+  taken at once (a 0-tai win pays, R15; passing one only blocks self-draw, R9).
 * **Worlds.** Each sample draws the hidden tiles uniformly among the deals consistent
   with the view (:func:`sdk.search.world.sample_world`) and plays every candidate out in
-  that same world with the fast :func:`~sdk.search.policies.lite_policy` for all four
-  seats, so candidates are compared world by world (common random numbers).
+  that same world with :func:`~sdk.search.policies.guard_policy` (lite tile efficiency
+  that folds against shown sets) for all four seats, so candidates are compared world
+  by world (common random numbers), by the searching seat's points. ``model=True``
+  samples opponents as waiting with defensive's :func:`~bots.defensive.threat` chance
+  instead (``sample_world(ready=...)``); ``claims=False`` leaves claims to defensive.
 * **Choice.** The candidate with the best mean advantage over the guess wins only if
-  that advantage is above ``confidence`` standard errors; otherwise the guess stands.
-  Few samples therefore mean "play like defensive", never "play at random".
+  that advantage is above ``confidence`` standard errors and ``min_gain`` points;
+  otherwise the guess stands. Few samples therefore mean "play like defensive", never
+  "play at random".
 
 It stops at the first of: ``samples`` worlds (reproducible: with a seed, the same
 decisions every run, whatever the machine's load), ``think_ms``, or the request's
-``time_left`` minus ``margin``. The clock is read before every playout, so it answers
+``time_left`` minus 30% of it (at least ``margin``). The clock is read before every playout, so it answers
 in time; if the SDK's deadline passes anyway, :meth:`SearchBot.fallback` sends the best
 guess so far. ``workers`` > 0 spreads the samples over that many processes.
 
@@ -48,14 +58,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bots.defensive import DefensiveBot
+from bots.defensive import DefensiveBot, danger, threat
+from bots.greedy import Prospect
 from protocol.actions import WIN, Action, ActionKind
 from protocol.errors import MahjongError
+from protocol.hand_state import HandState
 from protocol.view import SeatView
 from sdk.bot import DecisionRequest, MatchInfo
 from sdk.search.flat import CandidateStats, SearchStats, search
 from sdk.search.playout import Policy
-from sdk.search.policies import lite_policy
+from sdk.search.policies import guard_policy
 from sdk.view import GameView
 
 __all__ = ["BOT", "SearchBot", "SearchConfig", "main"]
@@ -63,6 +75,10 @@ __all__ = ["BOT", "SearchBot", "SearchConfig", "main"]
 log = logging.getLogger("bots.search")
 
 _KONGS = (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
+MARGIN_SHARE = 0.3
+"""Share of the time left that a search leaves unused (at least ``margin`` seconds):
+on a loaded machine a playout, a garbage collection or a lost time slice can take far
+longer than the playouts measured so far, and the answer must still be in time."""
 
 
 class SearchBot(DefensiveBot):
@@ -77,11 +93,15 @@ class SearchBot(DefensiveBot):
         *,
         samples: int | None = None,
         think_ms: float | None = None,
-        margin: float = 0.05,
+        margin: float = 0.08,
         width: int = 4,
         confidence: float = 2.0,
+        min_gain: float = 100.0,
+        calm: bool = False,
+        claims: bool = True,
+        model: bool = False,
         workers: int = 0,
-        rollout: Policy = lite_policy,
+        rollout: Policy = guard_policy,
     ) -> None:
         super().__init__(name)
         if samples is not None and samples < 1:
@@ -91,6 +111,7 @@ class SearchBot(DefensiveBot):
         self.rng = random.Random(seed)
         self.samples, self.think_ms, self.margin = samples, think_ms, margin
         self.width, self.confidence, self.workers = width, confidence, workers
+        self.min_gain, self.calm, self.claims, self.model = min_gain, calm, claims, model
         self.rollout = rollout
         self.searched = 0
         """Decisions that ran a search (for tests and reports)."""
@@ -106,19 +127,24 @@ class SearchBot(DefensiveBot):
         self._remember(request, guess)
         if guess is WIN:
             return WIN
+        if request.is_claim and not self.claims:
+            return guess
+        if not (self.calm or request.is_claim or self.threats(view)):
+            return guess  # nobody threatens: defensive plays greedy, and so do we
         candidates = self.candidates(view, request, guess)
         deadline = self.deadline(request)
         if len(candidates) < 2 or deadline <= time.monotonic():
             return guess
         seed = self.rng.getrandbits(64)
+        ready = self.ready(view) if self.model else None
         try:
-            stats = self.run_search(view.seat_view, candidates, seed, deadline)
+            stats = self.run_search(view.seat_view, candidates, seed, deadline, ready)
         except MahjongError as exc:  # an inconsistent view: the guess still stands
             log.warning("search failed (%s); answering the best guess", exc)
             return guess
         self.searched += 1
         self.last = stats
-        choice = stats.best(self.confidence) if stats.samples else guess
+        choice = stats.best(self.confidence, self.min_gain) if stats.samples else guess
         self._remember(request, choice)
         return choice
 
@@ -136,8 +162,13 @@ class SearchBot(DefensiveBot):
         if request.is_claim:
             return [guess, *(a for a in legal if a != guess and a is not WIN)]
         out = [guess, *(a for a in legal if a.kind in _KONGS and a != guess)]
+        seen = view.visible_counts()
+        options = self.discards(view, request, seen)
+        fold = self.safest(view, options, seen)
+        if fold is not None and fold not in out:
+            out.append(fold)
         discards = sum(a.kind is ActionKind.DISCARD for a in out)
-        for option in self.discards(view, request, view.visible_counts()):
+        for option in options:
             if discards >= self.width:
                 break
             action = Action.discard(option.discard)  # type: ignore[arg-type]
@@ -146,23 +177,51 @@ class SearchBot(DefensiveBot):
                 discards += 1
         return out
 
+    def safest(
+        self, view: GameView, options: Sequence[Prospect], seen: Sequence[int]
+    ) -> Action | None:
+        """The discard of least deal-in risk by defensive's danger model (the most
+        efficient among equals), when some opponent threatens; else None."""
+        threats = self.threats(view)
+        if not threats:
+            return None
+        best, low = None, float("inf")
+        for option in options:
+            tile = option.discard
+            assert tile is not None
+            risk = sum(t * danger(view, s, tile, seen, self.passed[s]) for s, t in threats.items())
+            if risk < low:
+                best, low = tile, risk
+        return None if best is None else Action.discard(best)
+
     def deadline(self, request: DecisionRequest) -> float:
         """When to stop searching: the request's deadline less ``margin``, or sooner
         with ``think_ms``."""
-        end = request.deadline - self.margin
+        now = time.monotonic()
+        end = request.deadline - max(self.margin, MARGIN_SHARE * (request.deadline - now))
         if self.think_ms is not None:
-            end = min(end, time.monotonic() + self.think_ms / 1000)
+            end = min(end, now + self.think_ms / 1000)
         return end
 
+    def ready(self, view: GameView) -> list[float]:
+        """The opponent model: each other seat's chance of waiting, by defensive's
+        :func:`~bots.defensive.threat` (from its shown sets and its discards)."""
+        return [0.0 if s == view.seat else threat(view, s) for s in range(4)]
+
     def run_search(
-        self, view: SeatView, candidates: Sequence[Action], seed: int, deadline: float
+        self,
+        view: SeatView,
+        candidates: Sequence[Action],
+        seed: int,
+        deadline: float,
+        ready: Sequence[float] | None = None,
     ) -> SearchStats:
         """The search in this process, or split over ``workers`` processes (each its
         share of the samples from its own seed, merged in a fixed order)."""
         if self.workers < 2:
             return search(
                 view, candidates, random.Random(seed), samples=self.samples,
-                deadline=deadline, rollout=self.rollout,
+                deadline=deadline, rollout=self.rollout, ready=ready,
             )  # fmt: skip
         pool = self._pool or self._start_pool()
         shares = _shares(self.samples, self.workers)
@@ -170,7 +229,7 @@ class SearchBot(DefensiveBot):
         for i, share in enumerate(shares):
             job = pool.submit(
                 search, view, candidates, random.Random(seed + i), samples=share,
-                deadline=deadline, rollout=self.rollout,
+                deadline=deadline, rollout=self.rollout, ready=ready,
             )  # fmt: skip
             jobs.append(job)
         done, _ = concurrent.futures.wait(jobs, timeout=max(0.0, deadline - time.monotonic()))
@@ -193,7 +252,10 @@ class SearchBot(DefensiveBot):
         return pool
 
     def on_match_start(self, info: MatchInfo) -> None:
-        """Start the worker processes now, in the start-up budget, not in a decision's."""
+        """Warm up and start the worker processes now, in the start-up budget, not in a
+        decision's."""
+        super().on_match_start(info)
+        warm_up()
         if self.workers > 1 and self._pool is None:
             self._start_pool()
 
@@ -216,9 +278,20 @@ class SearchBot(DefensiveBot):
         self._lock, self._pool = threading.Lock(), None
 
 
+def warm_up() -> None:
+    """One decision of defensive and one small search on a seeded deal: the analysis
+    tables and code paths load now (about 100 ms the first time in a process), not in
+    the first decision of a match, where a 200 ms budget could not afford them."""
+    hand = HandState.new(seed=0, dealer=0)
+    view = GameView(hand.view(0))
+    legal = hand.legal_actions(0)
+    guess = DefensiveBot().choose(view, DecisionRequest(legal, time.monotonic() + 60))
+    search(view, [guess, legal[-1]], random.Random(0), samples=1)
+
+
 def _warm_up() -> None:
-    """Import the search in a worker process."""
-    import sdk.search  # noqa: F401
+    """Warm up a worker process (:func:`warm_up`)."""
+    warm_up()
 
 
 def _shares(samples: int | None, workers: int) -> list[int | None]:
@@ -246,11 +319,17 @@ class SearchConfig:
     width: int = 4
     confidence: float = 2.0
     workers: int = 0
+    min_gain: float = 100.0
+    calm: bool = False
+    claims: bool = True
+    model: bool = False
+    rollout: Policy = guard_policy
 
     def __call__(self, seed: int | None = None) -> SearchBot:
         return SearchBot(
             seed, "search", samples=self.samples, think_ms=self.think_ms, width=self.width,
-            confidence=self.confidence, workers=self.workers,
+            confidence=self.confidence, workers=self.workers, min_gain=self.min_gain,
+            calm=self.calm, claims=self.claims, model=self.model, rollout=self.rollout,
         )  # fmt: skip
 
 

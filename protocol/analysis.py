@@ -154,17 +154,17 @@ def efficiency_counts(
     lowest shanten, then most unseen accepted tiles, then tile order. The accepted kinds
     come from the necessary-tile tables (:func:`protocol.necessary.discard_table`).
     """
-    unseen = _unseen(counts, visible).__getitem__
-    ranked = []
-    for d, dist, kinds in discard_table(counts, encode(counts)):
-        copies = tuple(map(unseen, kinds))
-        ranked.append((dist, -sum(copies), d, kinds, copies))
-    ranked.sort()
+    ranked = discard_table(counts, encode(counts), _unseen(counts, visible))
+    ranked.sort(key=_rank)
     new = tuple.__new__
     return [
         new(DiscardOption, (_TILES[d], dist - 1, kinds, copies))
-        for dist, _, d, kinds, copies in ranked
+        for d, dist, _, kinds, copies in ranked
     ]
+
+
+def _rank(row: tuple) -> tuple[int, int, int]:
+    return row[1], -row[2], row[0]
 
 
 def improvements_counts(

@@ -26,17 +26,18 @@ from __future__ import annotations
 
 import zlib
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
 from importlib import resources
+from itertools import islice
 
-from protocol.shapes import GROUP, POWER, combined, group_rows, signature_tables
+from protocol.shapes import POWER, combined, group_rows, signature_tables
 from protocol.tiles import KIND_COUNT, Tile
 
-__all__ = ["discard_table", "kinds_of", "necessary", "share_of"]
+__all__ = ["discard_accepts", "discard_table", "kinds_of", "necessary", "share_of"]
 
 _MAGIC = b"TMJNEED1"
 _SUIT_KEYS = 5**9
-_MEMO_LIMIT = 1 << 16  # entries per memo; a full memo is cleared (bounded memory)
+_MEMO_LIMIT = 1 << 16  # entries per memo; a full memo drops its older half (bounded)
 _TILES: tuple[Tile, ...] = tuple(Tile(t) for t in range(KIND_COUNT))
 _FIRST = (0, 9, 18, 27)
 # group -> rank mask (9 bits) -> the kinds it holds, in tile order
@@ -57,6 +58,19 @@ _SHARES: dict[int, tuple[int, int, int, int, int]] = {}
 _PAIRS: dict[int, tuple[int, int]] = {}
 # (row id << 14 | cols << 2 | group) -> the group's improving kinds at those columns
 _KINDS: dict[int, tuple[Tile, ...]] = {}
+# the same codes -> the group's improving ranks as a 9-bit mask
+_MASKS: dict[int, int] = {}
+# rank mask -> its ranks (0..8)
+_RANKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(9) if m >> r & 1) for m in range(512)
+)
+
+
+def _trim(memo: dict) -> None:
+    """Drop the older half of a full memo (dicts keep insertion order): a long run keeps
+    the entries it still meets instead of starting again from nothing."""
+    for key in list(islice(memo, len(memo) // 2)):
+        del memo[key]
 
 
 class _Masks:
@@ -111,7 +125,7 @@ def _shares(packed: int) -> tuple[int, int, int, int, int]:
     code = s3 << 32 | combined(front, s2) << 3 | sets
     p3 = pairs.get(code) or _pair(code)
     if len(_SHARES) >= _MEMO_LIMIT:
-        _SHARES.clear()
+        _trim(_SHARES)
     share = _SHARES[packed] = (p0[0], p0[1], p1[1], p2[1], p3[1])
     return share
 
@@ -124,9 +138,7 @@ def _share_after_discard(
     (``rests[g]``), so a miss costs three combinations and four pair lookups."""
     rest = rests.get(g)
     if rest is None:
-        a, b, c = (j for j in range(4) if j != g)
-        ab, ac, bc = combined(sig[a], sig[b]), combined(sig[a], sig[c]), combined(sig[b], sig[c])
-        rest = rests[g] = (combined(ab, sig[c]), a, bc, b, ac, c, ab)
+        rest = _rest(g, sig, rests)
     sets = packed >> 32
     own = packed >> (8 * g) & 255
     pairs = _PAIRS
@@ -139,9 +151,18 @@ def _share_after_discard(
         code = sig[j] << 32 | combined(own, rest[i + 1]) << 3 | sets
         cols[j] = (pairs.get(code) or _pair(code))[1]
     if len(_SHARES) >= _MEMO_LIMIT:
-        _SHARES.clear()
+        _trim(_SHARES)
     share = _SHARES[packed] = (pair[0], cols[0], cols[1], cols[2], cols[3])
     return share
+
+
+def _rest(g: int, sig: Sequence[int], rests: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
+    """``rests[g]``: the combination of the groups other than ``g``, then for each of
+    those groups ``j`` the combination of the two others (``j``, that row id)."""
+    a, b, c = (j for j in range(4) if j != g)
+    ab, ac, bc = combined(sig[a], sig[b]), combined(sig[a], sig[c]), combined(sig[b], sig[c])
+    rest = rests[g] = (combined(ab, sig[c]), a, bc, b, ac, c, ab)
+    return rest
 
 
 def _pair(code: int) -> tuple[int, int]:
@@ -160,14 +181,14 @@ def _pair(code: int) -> tuple[int, int]:
         if v == best:
             cols |= 1 << c
     if len(_PAIRS) >= _MEMO_LIMIT:
-        _PAIRS.clear()
+        _trim(_PAIRS)
     out = _PAIRS[code] = (best, cols)
     return out
 
 
-def _kinds(code: int) -> tuple[Tile, ...]:
-    """The improving kinds of ``code = row id << 14 | cols << 2 | group``: the union of
-    the group's mask row at the columns ``cols`` (memoised in ``_KINDS``)."""
+def _mask(code: int) -> int:
+    """The improving ranks of ``code = row id << 14 | cols << 2 | group`` as a mask: the
+    union of the group's mask row at the columns ``cols`` (memoised in ``_MASKS``)."""
     rows = _Masks.rows if _Masks.rows is not None else _load()
     base = 12 * (code >> 14)
     cols = code >> 2 & 4095
@@ -175,9 +196,18 @@ def _kinds(code: int) -> tuple[Tile, ...]:
     for c in range(12):
         if cols >> c & 1:
             mask |= rows[base + c]
-    out = _MASK_KINDS[code & 3][mask]
+    if len(_MASKS) >= _MEMO_LIMIT:
+        _trim(_MASKS)
+    _MASKS[code] = mask
+    return mask
+
+
+def _kinds(code: int) -> tuple[Tile, ...]:
+    """The improving kinds of ``code`` (see :func:`_mask`), memoised in ``_KINDS``."""
+    mask = _MASKS.get(code)
+    out = _MASK_KINDS[code & 3][_mask(code) if mask is None else mask]
     if len(_KINDS) >= _MEMO_LIMIT:
-        _KINDS.clear()
+        _trim(_KINDS)
     _KINDS[code] = out
     return out
 
@@ -231,51 +261,237 @@ def necessary(keys: Sequence[int], sets: int) -> tuple[int, tuple[Tile, ...]]:
     return share[0], kinds_of(keys, share)
 
 
-def discard_table(counts: Sequence[int], keys: Sequence[int]) -> list[tuple[int, int, tuple]]:
-    """For each kind held (a discard), ``(kind, distance, improving kinds)`` of the hand
-    left after discarding it; ``keys`` are the group keys of ``counts`` (3n+2 tiles)."""
+class _Hand:
+    """What a discard table needs of the whole 3n+2 hand, read once per call: the four
+    groups' signatures and mask-row codes, and the packed signatures."""
+
+    __slots__ = ("codes", "packed", "rests", "sig")
+
+    def __init__(self, counts: Sequence[int], keys: Sequence[int]) -> None:
+        if _Masks.rows is None:
+            _load()
+        k0, k1, k2, k3 = keys
+        self.sig = (_SUIT_SIG[k0], _SUIT_SIG[k1], _SUIT_SIG[k2], _HONOR_SIG[k3])
+        self.codes = tuple(_row_id(g, keys[g]) << 14 | g for g in range(4))
+        s0, s1, s2, s3 = self.sig
+        self.packed = s0 | s1 << 8 | s2 << 16 | s3 << 24 | (sum(counts) // 3) << 32
+        self.rests: dict[int, tuple[int, ...]] = {}
+
+    def rest(self, g: int) -> int:
+        """Row id of the combination of the groups other than ``g``."""
+        rest = self.rests.get(g)
+        if rest is None:
+            rest = _rest(g, self.sig, self.rests)
+        return rest[0]
+
+    def share(self, g: int, own: int) -> tuple[int, int, int, int, int]:
+        """:func:`share_of` of the hand whose group ``g`` has the signature ``own``."""
+        shift = 8 * g
+        packed = self.packed & ~(255 << shift) | own << shift
+        share = _SHARES.get(packed)
+        return _share_after_discard(packed, g, self.sig, self.rests) if share is None else share
+
+
+_SIG_TABLES = (_SUIT_SIG, _SUIT_SIG, _SUIT_SIG, _HONOR_SIG)
+# each group: (group, first kind, kind past the last, its signature table, key offset)
+_SPANS = tuple(
+    (g, first, first + (7 if g == 3 else 9), _SIG_TABLES[g], _OFFSET[g])
+    for g, first in enumerate(_FIRST)
+)
+
+
+def discard_table(
+    counts: Sequence[int], keys: Sequence[int], unseen: Sequence[int]
+) -> list[tuple[int, int, int, tuple[Tile, ...], tuple[int, ...]]]:
+    """For each kind held (a discard): ``(kind, distance, total, kinds, copies)`` of the
+    hand left after discarding it: its distance, the kinds that would lower it, their
+    ``unseen`` copies and the sum of those. ``keys`` are the group keys of ``counts``
+    (3n+2 tiles).
+
+    A discard changes one group's key. Discards that leave that group with the same
+    signature share everything but the group's own kinds, so those parts are made once
+    per (group, signature) and only the discarded group's kinds are read per discard.
+    """
+    hand = _Hand(counts, keys)
+    low, high, memo = _Masks.low, _Masks.high, _KINDS
+    get = unseen.__getitem__
+    known: dict[int, tuple] = {}  # code -> (kinds, copies, total), for this call
+    out = []
+    for g, first, last, table, offset in _SPANS:
+        key_g = keys[g]
+        parts: dict[int, tuple] = {}
+        for d in range(first, last):
+            if not counts[d]:
+                continue
+            key = key_g - POWER[d]
+            s = table[key]
+            part = parts.get(s)
+            if part is None:
+                part = parts[s] = _part(hand, g, s, get, known)
+            key += offset
+            code = (low[key] | high[key] << 16) << 14 | part[1]
+            kinds = memo.get(code)
+            if kinds is None:
+                kinds = _kinds(code)
+            copies = tuple(map(get, kinds))
+            out.append(
+                (
+                    d,
+                    part[0],
+                    part[6] + sum(copies),
+                    part[2] + kinds + part[4],
+                    part[3] + copies + part[5],
+                )
+            )
+    return out
+
+
+def _part(hand: _Hand, g: int, own: int, get: Callable[[int], int], known: dict) -> tuple:
+    """What discards from group ``g`` leaving it the signature ``own`` share: distance,
+    ``cols << 2 | g`` of group ``g``, the kinds (and unseen copies) of the groups before
+    ``g`` and after it, and the total of those copies."""
+    share = hand.share(g, own)
+    before: tuple = ((), (), 0)
+    after: tuple = ((), (), 0)
+    for j in range(4):
+        cols = share[1 + j]
+        if j == g or cols == 1:
+            continue
+        code = hand.codes[j] | cols << 2
+        got = known.get(code)
+        if got is None:
+            kinds = _KINDS.get(code)
+            if kinds is None:
+                kinds = _kinds(code)
+            copies = tuple(map(get, kinds))
+            got = known[code] = (kinds, copies, sum(copies))
+        if j < g:
+            before = (before[0] + got[0], before[1] + got[1], before[2] + got[2])
+        else:
+            after = (after[0] + got[0], after[1] + got[1], after[2] + got[2])
+    return (
+        share[0],
+        share[1 + g] << 2 | g,
+        before[0],
+        before[1],
+        after[0],
+        after[1],
+        before[2] + after[2],
+    )
+
+
+# group key << 2 | group -> for each rank held, the discard:
+# (kind, signature left, mask-row code left)
+_GROUP_DISCARDS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _group_discards(g: int, key: int) -> tuple[tuple[int, int, int], ...]:
+    """``_GROUP_DISCARDS`` of group ``g`` holding ``key`` (memoised)."""
+    table, first = _SIG_TABLES[g], _FIRST[g]
+    out = []
+    for r in range(7 if g == 3 else 9):
+        if key // POWER[r] % 5:
+            left = key - POWER[r]
+            out.append((first + r, table[left], _row_id(g, left) << 14 | g))
+    if len(_GROUP_DISCARDS) >= _MEMO_LIMIT:
+        _trim(_GROUP_DISCARDS)
+    entry = _GROUP_DISCARDS[key << 2 | g] = tuple(out)
+    return entry
+
+
+def _rest_rows(sig: Sequence[int]) -> tuple[int, int, int, int]:
+    """For each group, the row id of the combination of the three others."""
+    s0, s1, s2, s3 = sig
+    front, back = combined(s0, s1), combined(s2, s3)
+    return combined(s1, back), combined(s0, back), combined(front, s3), combined(front, s2)
+
+
+def discard_accepts(
+    counts: Sequence[int],
+    keys: Sequence[int],
+    unseen: Sequence[int],
+    allowed: Container[int] | None = None,
+    best_only: bool = False,
+) -> list[tuple[int, int, int]]:
+    """For each discard: ``(kind, distance, total)``, the ``total`` of the ``unseen``
+    copies of the kinds lowering the distance left: :func:`discard_table` without the
+    kinds themselves, for callers that only rank discards (the bots). In tile order.
+
+    The discards are the kinds held (those in ``allowed`` only, if given). With
+    ``best_only`` only the discards leaving the least distance are returned: the
+    distances come first (one pair lookup each), the acceptance only for those.
+
+    >>> from protocol.shapes import encode
+    >>> from protocol.tiles import parse_counts
+    >>> counts = parse_counts("123m 456p 789s 11s 23s EE C F")
+    >>> unseen = [4 - n for n in counts]
+    >>> discard_accepts(counts, encode(counts), unseen, best_only=True)
+    [(18, 2, 8), (31, 2, 17), (32, 2, 17)]
+    """
     if _Masks.rows is None:
         _load()
+    k0, k1, k2, k3 = keys
+    sig = (_SUIT_SIG[k0], _SUIT_SIG[k1], _SUIT_SIG[k2], _HONOR_SIG[k3])
     sets = sum(counts) // 3
-    sig = (_SUIT_SIG[keys[0]], _SUIT_SIG[keys[1]], _SUIT_SIG[keys[2]], _HONOR_SIG[keys[3]])
-    id0, id1, id2, id3 = (_row_id(g, keys[g]) << 14 | g for g in range(4))
-    packed_all = sig[0] | sig[1] << 8 | sig[2] << 16 | sig[3] << 24 | sets << 32
-    low, high, memo, shares = _Masks.low, _Masks.high, _KINDS, _SHARES
-    tables = (_SUIT_SIG, _SUIT_SIG, _SUIT_SIG, _HONOR_SIG)
-    rests: dict[int, tuple[int, ...]] = {}
-    out = []
-    for d in range(KIND_COUNT):
-        if not counts[d]:
+    rests = _rest_rows(sig)
+    pairs, memo = _PAIRS, _GROUP_DISCARDS
+    rows = []
+    for g in range(4):
+        key = keys[g]
+        if not key:
             continue
-        g = GROUP[d]
-        key = keys[g] - POWER[d]
-        shift = 8 * g
-        packed = packed_all & ~(255 << shift) | tables[g][key] << shift
-        share = shares.get(packed)
-        if share is None:
-            share = _share_after_discard(packed, g, sig, rests)
-        k = key + _OFFSET[g]
-        own = (low[k] | high[k] << 16) << 14 | g
-        kinds: tuple[Tile, ...] = ()
-        cols = share[1]  # the four groups, unrolled: this loop is the hot path
-        if cols != 1:
-            code = (own if g == 0 else id0) | cols << 2
-            got = memo.get(code)
-            kinds = _kinds(code) if got is None else got
-        cols = share[2]
-        if cols != 1:
-            code = (own if g == 1 else id1) | cols << 2
-            got = memo.get(code)
-            kinds += _kinds(code) if got is None else got
-        cols = share[3]
-        if cols != 1:
-            code = (own if g == 2 else id2) | cols << 2
-            got = memo.get(code)
-            kinds += _kinds(code) if got is None else got
-        cols = share[4]
-        if cols != 1:
-            code = (own if g == 3 else id3) | cols << 2
-            got = memo.get(code)
-            kinds += _kinds(code) if got is None else got
-        out.append((d, share[0], kinds))
+        entries = memo.get(key << 2 | g) or _group_discards(g, key)
+        rest = rests[g] << 3 | sets
+        for entry in entries:
+            if allowed is not None and entry[0] not in allowed:
+                continue
+            code = entry[1] << 32 | rest
+            pair = pairs.get(code) or _pair(code)
+            rows.append((pair[0], pair[1], g, entry))
+    if best_only and rows:
+        least = min(r[0] for r in rows)
+        rows = [r for r in rows if r[0] == least]
+    masks, ranks = _MASKS, _RANKS
+    gets = (
+        unseen[0:9].__getitem__,
+        unseen[9:18].__getitem__,
+        unseen[18:27].__getitem__,
+        unseen[27:34].__getitem__,
+    )
+    packed = sig[0] | sig[1] << 8 | sig[2] << 16 | sig[3] << 24 | sets << 32
+    codes = [_row_id(j, keys[j]) << 14 | j for j in range(4)]
+    known: dict[int, int] = {}  # code -> unseen copies of its kinds, for this call
+    parts: dict[int, int] = {}
+    spare: dict[int, tuple[int, ...]] = {}
+    out = []
+    for dist, cols, g, (d, s, code) in rows:
+        part = parts.get(g << 8 | s)
+        if part is None:  # the other groups' lowering kinds, shared by this (g, s)
+            shift = 8 * g
+            others = packed & ~(255 << shift) | s << shift
+            share = _SHARES.get(others) or _share_after_discard(others, g, sig, spare)
+            part = 0
+            for j in _OTHERS[g]:
+                if share[1 + j] != 1:
+                    other = codes[j] | share[1 + j] << 2
+                    got = known.get(other)
+                    if got is None:
+                        got = known[other] = _copies(other, unseen)
+                    part += got
+            parts[g << 8 | s] = part
+        code |= cols << 2
+        mask = masks.get(code)
+        if mask is None:
+            mask = _mask(code)
+        out.append((d, dist, part + sum(map(gets[g], ranks[mask]))))
     return out
+
+
+_OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+
+
+def _copies(code: int, unseen: Sequence[int]) -> int:
+    """The ``unseen`` copies of the kinds of ``code`` (mask-row code of a group)."""
+    mask = _MASKS.get(code)
+    first = _FIRST[code & 3]
+    return sum([unseen[first + r] for r in _RANKS[_mask(code) if mask is None else mask]])

@@ -29,6 +29,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from importlib import resources
+from operator import add
 
 __all__ = [
     "GROUP",
@@ -149,16 +150,14 @@ def combine(i: int, j: int) -> int:
     share M sets and H pairs between the two parts.
     """
     a, b = _ROWS[i], _ROWS[j]
+    a0, a1, b0, b1 = a[0::2], a[1::2], b[0::2], b[1::2]
     out = []
-    for m_total in range(MAX_SETS + 1):
-        for h_total in (0, 1):
-            best = 99
-            for m in range(m_total + 1):
-                for h in range(h_total + 1):
-                    v = a[2 * m + h] + b[2 * (m_total - m) + h_total - h]
-                    if v < best:
-                        best = v
-            out.append(best)
+    for m_total in range(MAX_SETS + 1):  # min-plus by zipping a's prefix with b reversed
+        n = m_total + 1
+        out.append(min(map(add, a0[:n], b0[m_total::-1])))
+        out.append(
+            min(min(map(add, a0[:n], b1[m_total::-1])), min(map(add, a1[:n], b0[m_total::-1])))
+        )
     row = tuple(out)
     k = _ROW_IDS.get(row)
     if k is None:

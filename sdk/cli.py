@@ -161,6 +161,10 @@ def _check_args(args: argparse.Namespace) -> None:
             ) from None
     if args.tcp:
         parse_hostport(args.tcp)
+        if args.token is not None:
+            from sdk.transports.line import token_line
+
+            token_line(args.token)
     if args.hands < 1:
         raise ValueError(f"--hands must be at least 1, not {args.hands}")
     if args.reconnect_attempts < 0:
@@ -184,7 +188,8 @@ def build_parser(label: str = "bot") -> argparse.ArgumentParser:
     parser.add_argument(
         "--token",
         default=os.environ.get(TOKEN_ENV),
-        help=f"the seat's token for --url (default: ${TOKEN_ENV}; none: the lobby)",
+        help=f"the seat's token for --url, or for --tcp the line seat's token sent as a "
+        f"/token line (default: ${TOKEN_ENV}; none: the lobby, or the first open line seat)",
     )
     parser.add_argument(
         "--opponents",
@@ -311,7 +316,7 @@ async def _remote(
     if mode == "line":
         return await run_stdio(bot, stdout_fd=args.protocol_fd, **common)
     host, port = parse_hostport(args.tcp)
-    return await run_tcp(bot, host, port, **common)
+    return await run_tcp(bot, host, port, token=args.token, **common)
 
 
 # -- output --

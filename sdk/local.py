@@ -5,12 +5,16 @@ exactly what it would see over the network: a :class:`~sdk.mirror.Mirror` fed wi
 seat's projected events, a :class:`~sdk.bot.DecisionRequest` with the exact legal actions
 and a deadline, and the same budget policy (:func:`sdk.decide.decide_inline`).
 
-The mirrors are fed lazily: the referee's event log is shared, and a seat's mirror takes
-in its projection of the new events only when its bot reads its view (or listens to
-events, or in strict mode). A bot that never looks at its view (``bots.random``) costs
-no mirror work at all; one that does sees exactly the state an eager mirror would hold.
-``lazy_views=False`` feeds every mirror at every event, the plain path the tests compare
-the lazy one against (same decisions, same events, same results).
+No mirror is fed unless it must be. A seat whose bot does not listen to events reads
+the referee's own state of that seat (its :class:`~protocol.view.PublicState` and the
+seat's :class:`~protocol.view.OwnState`): a mirror fed with the seat's projection holds
+exactly that state, since both are kept by the same handlers, so the bot sees what an
+eager mirror would show at no cost per event. Only ``seat_view`` (the raw state) is
+handed out as a copy, so that no bot can change the referee's state. A seat whose bot
+listens (``on_event``) has its mirror fed event by event, as its handler must see the
+view at each event. ``lazy_views=False`` (and strict mode) feeds every mirror at every
+event: the plain path the tests compare the fast one against (same decisions, same
+events, same results).
 
 >>> from sdk.bot import Bot
 >>> first = [Bot.from_function(lambda v, r: r.legal_actions[-1], name=f"p{i}") for i in range(4)]
@@ -21,6 +25,7 @@ the lazy one against (same decisions, same events, same results).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -29,6 +34,7 @@ from typing import Any
 
 from protocol.actions import Action
 from protocol.events import Event, HandEnd, HandResult, HandStart, MatchEnd, project
+from protocol.hand_state import HandState
 from protocol.match import DEFAULT_HANDS, Match
 from protocol.tiles import Tile
 from protocol.view import SeatView
@@ -213,6 +219,8 @@ class _Table:
         self.listeners = [self.feeds[seat] for seat in listening]
         for feed in self.listeners:
             feed.listens = True
+            if not self.eager:  # fed event by event: its handler sees each step
+                feed.window = _SyncedView(feed)
         self.fed = self.feeds if self.eager else self.listeners
         self.hooked = any(
             bot.wants(h)
@@ -301,7 +309,7 @@ class _SeatFeed:
         self.events = table.match.events
         self.cursor = 0
         self.mirror = Mirror(seat, strict=table.strict)
-        self.window: GameView = self.mirror.window if table.eager else _SyncedView(self)
+        self.window: GameView = self.mirror.window if table.eager else _LiveView(self)
         self.listens = False
 
     @property
@@ -338,3 +346,34 @@ class _SyncedView(GameView):
         if feed.cursor < feed.table.horizon:
             feed.catch_up()
         return feed.mirror.view
+
+
+class _LiveView(GameView):
+    """A :class:`GameView` on the referee's own state of its seat in the current hand
+    (what a mirror fed to the table's horizon would hold; see the module doc)."""
+
+    __slots__ = ("_feed", "_hand", "_live")
+
+    def __init__(self, feed: _SeatFeed) -> None:  # GameView.__init__ would set the slot
+        self._feed = feed
+        self._hand: HandState | None = None
+        self._live = SeatView(feed.seat)
+
+    @property  # type: ignore[override]
+    def _view(self) -> SeatView:
+        hand = self._feed.table.match.current
+        if hand is not self._hand:
+            self._hand = hand
+            live = self._live = SeatView(self._feed.seat, hand.public)
+            live.own = hand.owns[self._feed.seat]
+        return self._live
+
+    @property
+    def seat_view(self) -> SeatView:
+        """A copy of the seat's state (the live one is the referee's), with the match's
+        end taken in as a mirror would have."""
+        view = SeatView(self._feed.seat, copy.deepcopy(self._view.public))
+        view.own = copy.deepcopy(self._view.own)
+        if self._feed.table.match.is_over:
+            view.apply(self._feed.table.match.events[-1])
+        return view

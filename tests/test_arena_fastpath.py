@@ -1,7 +1,8 @@
-"""The in-process fast path (lazy mirrors, lighter budget policing) against the plain one.
+"""The in-process fast path (live views, lighter budget policing) against the plain one.
 
-``play_match(lazy_views=True)`` (the default, what the arena uses) feeds a seat's mirror
-only when its bot reads the view; ``lazy_views=False`` feeds every mirror at every event,
+``play_match(lazy_views=True)`` (the default, what the arena uses) gives a bot that does
+not listen to events a view on the referee's own state of its seat, and feeds a
+listener's mirror event by event; ``lazy_views=False`` feeds every mirror at every event,
 the way the SDK did before. Both run here, in the same test, on the same seeds: the
 events (byte for byte as JSON), scores, hand results, decision outcomes and everything a
 listening bot observed must be identical.
@@ -76,7 +77,47 @@ class DrawnTileCheck(Bot):
         return self.rng.choice(request.legal_actions)
 
 
+class Reader(Bot):
+    """Does not listen (so the fast path gives it the referee's live state): notes all
+    its view shows at each decision and at each hook, ``seat_view`` included."""
+
+    name = "reader"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+        self.notes: list[str] = []
+
+    def _note(self, what: str, view: GameView) -> None:
+        seats = range(4)
+        sv = view.seat_view
+        self.notes.append(
+            f"{what} {view.hand} {view.counts} {view.drawn_tile} {view.passed_win} "
+            f"{[view.melds(s) for s in seats]} {[view.river(s) for s in seats]} "
+            f"{[view.claimed_discards(s) for s in seats]} {[view.concealed_kongs(s) for s in seats]} "
+            f"{[view.concealed_count(s) for s in seats]} {view.last_discard} {view.wall_left} "
+            f"{view.first_go_round} {view.visible_counts()} {view.scores} {view.dealer} "
+            f"{view.hand_number} {view.seat_wind()} {view.round_wind} {sv.public} {sv.own} "
+            f"{view.seat_view.legal_actions()}"
+        )
+
+    def on_hand_start(self, view: GameView) -> None:
+        self._note("hand start", view)
+
+    def on_hand_end(self, view: GameView, result: HandResult) -> None:
+        self._note(f"hand end {result.outcome}", view)
+
+    def on_match_end(self, view: GameView, scores: tuple[int, ...]) -> None:
+        self._note(f"match end {scores}", view)
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Action:
+        self._note(f"choose {request.drawn_tile}", view)
+        return self.rng.choice(request.legal_actions)
+
+
 def _lineup(kind: str, seed: int) -> list[Bot]:
+    if kind == "readers":
+        return [Reader(seed + i) for i in range(3)] + [GreedyBot()]
     if kind == "mixed":
         return [GreedyBot(), DefensiveBot(), RandomBot(seed), Observer(seed + 1)]
     if kind == "observers":
@@ -94,7 +135,7 @@ def _play(kind: str, seed: int, seats: tuple[int, ...], lazy: bool) -> tuple[obj
     return log, result.scores, hands, outcomes, notes
 
 
-@pytest.mark.parametrize("kind", ["mixed", "observers", "drawn"])
+@pytest.mark.parametrize("kind", ["mixed", "observers", "drawn", "readers"])
 def test_lazy_mirrors_play_exactly_like_eager_ones(kind: str) -> None:
     for seed, seats in ((1, (0, 1, 2, 3)), (2, (2, 3, 0, 1)), (3, (1, 0, 3, 2))):
         lazy = _play(kind, seed, seats, lazy=True)
@@ -132,6 +173,24 @@ def test_arena_deals_are_identical_on_both_paths() -> None:
                     y.outcomes,
                 )
                 assert x.timing.count == y.timing.count
+
+
+def test_a_bot_cannot_change_the_referee_through_its_view() -> None:
+    """``seat_view`` of the fast path is a copy: changing it changes nothing."""
+
+    class Vandal(Bot):
+        def choose(self, view: GameView, request: DecisionRequest) -> Action:
+            sv = view.seat_view
+            sv.own.counts[:] = [0] * 34
+            sv.public.visible[:] = [4] * 34
+            sv.public.wall_left = 0
+            return request.legal_actions[0]
+
+    vandals = play_match([Vandal(name=f"v{i}") for i in range(4)], seed=3, hands=2)
+    first = [Bot.from_function(lambda v, r: r.legal_actions[0], name=f"f{i}") for i in range(4)]
+    plain = play_match(first, seed=3, hands=2)
+    assert vandals.scores == plain.scores
+    assert [r.to_json() for r in vandals.hand_results] == [r.to_json() for r in plain.hand_results]
 
 
 def test_strict_mode_still_checks_every_mirror() -> None:

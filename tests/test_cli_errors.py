@@ -63,6 +63,12 @@ def _run(
         ),
         (
             _bot,
+            ["--tcp", "127.0.0.1:9", "--token", "two words"],
+            "python -m bots.random: error: a line seat token is printable ASCII without "
+            "spaces, not 'two words' (see --help)",
+        ),
+        (
+            _bot,
             ["--hands", "0"],
             "python -m bots.random: error: --hands must be at least 1, not 0 (see --help)",
         ),

@@ -20,7 +20,7 @@ from reference_analysis import (
 )
 
 from protocol.analysis import efficiency_counts, improvements_counts, waits_counts
-from protocol.necessary import necessary
+from protocol.necessary import discard_accepts, necessary
 from protocol.shapes import encode
 
 WALL = [k for k in range(34) for _ in range(4)]
@@ -114,6 +114,32 @@ def test_efficiency_matches_brute_force_shanten() -> None:
                     counts[t] -= 1
             counts[option.discard] += 1
             assert list(option.accepts) == lowering, (counts, option)
+
+
+@pytest.mark.parametrize("size", [2, 5, 8, 11, 14, 17])
+def test_discard_accepts_rank_like_the_plain_efficiency_table(size: int) -> None:
+    """The bots' table (distance and unseen acceptance per discard, no kinds) against the
+    plain trial form: all discards, an allowed subset, and the lowest-distance ones."""
+    rng = random.Random(300 + size)
+    for i in range(400):
+        counts = random_counts(rng, size) if i % 2 else clustered_counts(rng, size)
+        visible = random_visible(rng, counts)
+        unseen = [4 - c - (visible[k] if visible else 0) for k, c in enumerate(counts)]
+        plain = {
+            int(o.discard): (o.shanten + 1, o.total_unseen)
+            for o in plain_efficiency_counts(counts, visible)
+        }
+        rows = discard_accepts(counts, encode(counts), unseen)
+        assert {d: (dist, n) for d, dist, n in rows} == plain, counts
+        assert [d for d, _, _ in rows] == sorted(plain)
+        allowed = {d for d in plain if rng.random() < 0.6}
+        some = discard_accepts(counts, encode(counts), unseen, allowed)
+        assert {d: (dist, n) for d, dist, n in some} == {d: plain[d] for d in allowed}
+        least = min(dist for dist, _ in plain.values())
+        best = discard_accepts(counts, encode(counts), unseen, best_only=True)
+        assert {d: (dist, n) for d, dist, n in best} == {
+            d: v for d, v in plain.items() if v[0] == least
+        }
 
 
 def test_necessary_never_offers_a_fifth_copy() -> None:

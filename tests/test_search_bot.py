@@ -44,7 +44,7 @@ def test_answers_are_reproducible_with_a_seed_and_a_sample_count() -> None:
     for hand, seat in _turns(3):
         answers = []
         for _ in range(2):
-            bot = SearchBot(seed=4, samples=3)
+            bot = SearchBot(seed=4, samples=3, calm=True)
             action = bot.choose(GameView(hand.view(seat)), _request(hand, seat))
             assert bot.last is not None and bot.last.samples == 3 and not bot.last.interrupted
             answers.append((action, [(c.action, c.total, c.diff) for c in bot.last.candidates]))
@@ -56,7 +56,7 @@ def test_process_pool_search_is_reproducible_and_counts_every_sample() -> None:
     hand, seat = _turns(1)[0]
     results = []
     for _ in range(2):
-        bot = SearchBot(seed=5, samples=4, workers=2)
+        bot = SearchBot(seed=5, samples=4, workers=2, calm=True)
         try:
             action = bot.choose(GameView(hand.view(seat)), _request(hand, seat))
         finally:
@@ -72,7 +72,7 @@ def test_never_late_with_a_200ms_budget_under_a_cpu_bound_neighbour() -> None:
     spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         budget = Budget(decision=0.4, safety_margin=0.2)  # 200 ms to answer
-        bot = SearchBot(seed=1)
+        bot = SearchBot(seed=1, calm=True)
         players = [bot, DefensiveBot(), DefensiveBot(), DefensiveBot()]
         result = play_match(players, seed=21, hands=2, budget=budget)
     finally:
@@ -91,7 +91,7 @@ def test_an_inconsistent_view_gets_the_best_guess_in_time() -> None:
     view.public.visible[held] = 4  # five of a kind: no deal fits this view
     game_view = GameView(view)
     request = _request(hand, seat, seconds=0.5)
-    bot = SearchBot(seed=2)
+    bot = SearchBot(seed=2, calm=True)
     start = time.monotonic()
     action = bot.choose(game_view, request)
     assert time.monotonic() - start < 0.5
@@ -146,3 +146,27 @@ def test_claim_candidates_are_every_legal_answer() -> None:
             assert set(bot.candidates(view, request, guess)) == set(legal)
             return
     pytest.fail("no claim with a choice in these games")
+
+
+def test_no_search_without_a_threat_and_the_fold_is_a_candidate_with_one() -> None:
+    """Where nobody threatens (defensive plays greedy) the bot answers defensive's guess
+    without searching; where someone does, defensive's safest discard is searched."""
+    calm = threatened = 0
+    for hand, seat in decision_points(30, first_seed=1500):
+        legal = hand.legal_actions(seat)
+        if WIN in legal or legal[-1].kind == "pass" or len(legal) < 3:
+            continue
+        view = GameView(hand.view(seat))
+        request = _request(hand, seat)
+        bot = SearchBot(seed=1, samples=2)
+        guess = DefensiveBot().choose(view, request)
+        if not bot.threats(view):
+            assert bot.choose(view, request) == guess and bot.searched == 0
+            calm += 1
+        elif threatened < 5:
+            options = bot.discards(view, request, view.visible_counts())
+            fold = bot.safest(view, options, view.visible_counts())
+            assert fold is not None and fold in bot.candidates(view, request, guess)
+            assert bot.choose(view, request) in legal and bot.searched == 1
+            threatened += 1
+    assert calm > 20 and threatened == 5

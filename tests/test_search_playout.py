@@ -12,6 +12,7 @@ import pytest
 from search_views import decision_points
 
 from bots.defensive import DefensiveBot
+from protocol.actions import WIN as WIN_ACTION
 from protocol.actions import Action
 from protocol.hand_state import HandState, IllegalActionError
 from protocol.rules import legal_actions
@@ -127,3 +128,51 @@ def test_search_keeps_the_reference_unless_another_is_clearly_better() -> None:
         stats.candidates[2].diff += p
         stats.candidates[2].diff_sq += p * p
     assert stats.best(confidence=2.0) == b
+
+
+def test_the_inline_random_playout_plays_exactly_like_the_random_policy() -> None:
+    """``playout`` runs uniform-random seats inline; a wrapped policy takes the generic
+    loop: the same seed must give the same hand, step by step."""
+
+    def wrapped(state: HandState, seat: int, legal: tuple, rng: random.Random):  # type: ignore[no-untyped-def]
+        return random_policy(state, seat, legal, rng)
+
+    for seed in range(6):
+        fast = playout(HandState.new(seed=seed, dealer=0), [random_policy] * 4, random.Random(seed))
+        slow = playout(HandState.new(seed=seed, dealer=0), [wrapped] * 4, random.Random(seed))
+        assert (fast.steps, fast.result) == (slow.steps, slow.result)
+
+
+def test_guard_policy_folds_against_shown_sets() -> None:
+    """Against a seat showing three sets (two late), guard throws a kind in that seat's
+    river whenever it may; otherwise it discards like lite."""
+    from protocol.actions import ActionKind
+    from protocol.wall import RESERVED
+    from sdk.search import guard_policy
+    from sdk.search.policies import GUARD_DRAWABLE
+
+    rng = random.Random(0)
+    folded = plain = 0
+    for hand, seat in decision_points(60, first_seed=1200):
+        legal = hand.legal_actions(seat)
+        if WIN_ACTION in legal or legal[-1].kind == "pass":
+            continue
+        pub = hand.public
+        need = 2 if pub.wall_left - RESERVED < GUARD_DRAWABLE else 3
+        threats = [
+            s for s in range(4) if s != seat and len(pub.melds[s]) + pub.concealed_kongs[s] >= need
+        ]
+        action = guard_policy(hand, seat, legal, rng)
+        assert action in legal
+        if not threats:
+            assert action == lite_policy(hand, seat, legal, rng)
+            plain += 1
+            continue
+        safe = [
+            a.tile for a in legal
+            if a.kind is ActionKind.DISCARD and all(a.tile in pub.rivers[s] for s in threats)
+        ]  # fmt: skip
+        if safe:
+            assert action.tile in safe or (action.tile >= 27 and pub.visible[action.tile] >= 1)
+            folded += 1
+    assert folded > 20 and plain > 100

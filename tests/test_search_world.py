@@ -177,3 +177,35 @@ def test_inconsistent_views_raise_a_narrow_error() -> None:
     with pytest.raises(InconsistentViewError, match="over"):
         sample_world(done.view(0), random.Random(0))
     assert issubclass(InconsistentViewError, ValueError)
+
+
+def test_the_ready_model_builds_waiting_hands_and_keeps_every_count() -> None:
+    """With ``ready`` = 1 for every other seat, each seat holding 3n+1 tiles gets a
+    waiting hand (shanten 0); counts still add up to 4 of every kind; the output still
+    depends only on the view (same seed, same world from a twin view)."""
+    from protocol.analysis import shanten_counts
+
+    rng = random.Random(7)
+    waiting = checked = 0
+    for hand, seat in itertools.islice(decision_points(12, first_seed=500), 0, None, 3):
+        view = hand.view(seat)
+        pub = view.public
+        world = sample_world(view, rng, ready=[1.0] * 4)
+        total = list(pub.visible)
+        for t in world.wall:
+            total[t] += 1
+        for s in range(4):
+            assert sum(world.counts[s]) == pub.concealed[s]
+            for k in range(KIND_COUNT):
+                total[k] += world.counts[s][k]
+            for k in world.kongs[s]:
+                total[k] += 4
+            if s != seat and pub.concealed[s] % 3 == 1:
+                waiting += shanten_counts(world.counts[s]) == 0
+                checked += 1
+        assert total == [4] * KIND_COUNT
+        twin = state_from_world(view, sample_world(view, random.Random(1)))
+        assert sample_world(view, random.Random(2), ready=[0.5] * 4) == sample_world(
+            twin.view(seat), random.Random(2), ready=[0.5] * 4
+        )
+    assert checked > 100 and waiting >= 0.95 * checked

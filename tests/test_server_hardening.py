@@ -29,10 +29,12 @@ from sdk.bot import Bot
 from sdk.server.config import ServerConfig
 from sdk.server.core import derive_seed
 from sdk.server.guard import AcceptLog
+from sdk.server.housepool import HousePool
 from sdk.server.runner import ServerHandle, running_server
+from sdk.server.security import TokenBucket
 from sdk.server.store import MatchRow, Store
 from sdk.session import Reconnect, ServerRefused, Session, drive
-from sdk.transports.line import StreamChannel, open_tcp, run_line, run_tcp
+from sdk.transports.line import run_tcp
 from sdk.transports.mock import MockTransport
 from sdk.transports.ws import WireCodec, run_ws
 
@@ -247,6 +249,23 @@ async def test_house_bots_decide_off_the_event_loop(tmp_path: Path) -> None:
         assert watch.worst < SLOW_DELAY * 2 / 3, watch.worst
 
 
+def test_house_workers_rest_in_proportion_to_the_cpu_they_use() -> None:
+    pool = HousePool(workers=1, share=0.25)
+
+    def burn() -> tuple[float, float, float]:
+        start, cpu = time.monotonic(), time.thread_time()
+        while time.thread_time() - cpu < 0.03:
+            pass
+        return start, time.monotonic(), time.thread_time() - cpu
+
+    try:
+        _, first_end, used = pool.submit(burn).result()
+        second_start, _, _ = pool.submit(burn).result()
+    finally:
+        pool.shutdown()
+    assert second_start - first_end >= used * 3 * 0.99  # rested 3 t: thinks 1/4 of the time
+
+
 # -- 8: lobby walls cannot be predicted from finished matches -----------------------------
 
 
@@ -350,8 +369,10 @@ def _frame(opcode: int, payload: bytes) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
-async def _upgrade(server: ServerHandle, rcvbuf: int | None = None) -> tuple:
-    reader, writer = await _raw(server, rcvbuf=rcvbuf)
+async def _upgrade(
+    server: ServerHandle, rcvbuf: int | None = None, source: str = "127.0.0.1"
+) -> tuple:
+    reader, writer = await _raw(server, source, rcvbuf=rcvbuf)
     key = base64.b64encode(os.urandom(16)).decode()
     writer.write(
         f"GET /v1/ws HTTP/1.1\r\nHost: {server.host}\r\nUpgrade: websocket\r\n"
@@ -361,6 +382,44 @@ async def _upgrade(server: ServerHandle, rcvbuf: int | None = None) -> tuple:
     head = await reader.readuntil(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 101"), head
     return reader, writer
+
+
+# -- cheap to attack: floods are found out, abusers are barred for a while ------------------
+
+
+def test_a_throttled_flooder_is_found_out_and_an_honest_burst_is_not() -> None:
+    bucket = TokenBucket(rate=20, burst=50, now=0.0, flood_seconds=2.0)
+    now, sent = 0.0, 0
+    while not bucket.flooding and sent < 500:  # the reader sleeps each delay, works 10 ms
+        now += bucket.take(now) + 0.01
+        sent += 1
+    assert bucket.flooding and sent < 200
+    honest = TokenBucket(rate=20, burst=50, now=0.0, flood_seconds=2.0)
+    for burst in range(20):  # 60 frames at once, then quiet for 3 s
+        for _ in range(60):
+            honest.take(burst * 3.0)
+    assert not honest.flooding
+
+
+async def test_an_address_cut_off_for_abuse_is_barred_for_a_while(tmp_path: Path) -> None:
+    async with running_server(_config(tmp_path, abuse_cooldown=1.0)) as server:
+        reader, writer = await _upgrade(server, source="127.0.0.2")
+        writer.write(_frame(0x9, b"p") * 100)  # far more pings than a keepalive needs
+        await writer.drain()
+        assert await _closed_within(reader, 5)
+        again, _ = await _raw(server, "127.0.0.2")
+        assert await _closed_within(again, 2)  # closed on accept, before any parsing
+        async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+            assert (await http.get("/v1/health")).status_code == 200  # others unaffected
+        local = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+        async with httpx.AsyncClient(base_url=server.url, transport=local, timeout=5) as http:
+            for _ in range(100):  # after the cooldown the address is served again
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/v1/health")).status_code == 200:
+                        break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the address stayed barred")
 
 
 # -- 5: bounded memory ---------------------------------------------------------------------
@@ -510,6 +569,42 @@ async def test_rest_requests_are_rate_limited_per_client(tmp_path: Path) -> None
             assert (await http.get("/v1/health")).status_code == 200
 
 
+async def test_a_client_has_few_requests_in_progress_and_lists_are_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = _config(tmp_path, rest_concurrency=2, rest_rate=1000.0, rest_burst=1000)
+    async with running_server(config) as server:
+        held = []
+        for _ in range(2):  # requests in progress: their bodies never finish
+            reader, writer = await _raw(server)
+            writer.write(b"POST /v1/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+            await writer.drain()
+            held.append((reader, writer))
+        await asyncio.sleep(0.2)
+        async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+            refused = await http.get("/v1/health")
+            assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+            held.pop()[1].close()
+            for _ in range(50):
+                if (await http.get("/v1/health")).status_code == 200:
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("a slot did not free up")
+            calls = []
+            listing = server.server.list_tables
+
+            async def counted(*args: object) -> object:
+                calls.append(args)
+                return await listing(*args)  # type: ignore[arg-type]
+
+            monkeypatch.setattr(server.server, "list_tables", counted)
+            answers = [(await http.get("/v1/tables?limit=7")).json() for _ in range(5)]
+        for _, writer in held:
+            writer.close()
+        assert len(calls) == 1 and all(a == answers[0] for a in answers)
+
+
 # -- 10: a TCP line seat can be bound to one program ------------------------------------
 
 
@@ -528,12 +623,11 @@ async def test_a_tcp_line_seat_is_taken_only_with_its_token_when_bound(tmp_path:
         with pytest.raises(TimeoutError):  # no seat for a program without the token
             await asyncio.wait_for(intruder.readline(), 1.0)
 
-        async def connect() -> StreamChannel:
-            channel = await open_tcp("127.0.0.1", server.line_port)  # type: ignore[arg-type]
-            await channel.send(f"/token {created['tokens']['1']}")
-            return channel
-
-        result = await asyncio.wait_for(run_line(load_bot("bots.random").make(3), connect), 30)
+        bot = load_bot("bots.random").make(3)  # the SDK sends the /token line (--token)
+        token = created["tokens"]["1"]
+        result = await asyncio.wait_for(
+            run_tcp(bot, "127.0.0.1", server.line_port, token=token), 30
+        )
         assert result.completed and result.seat == 1
         status = await _status(http, created["table_id"], {"finished", "aborted"}, 10)
         assert status["status"] == "finished"

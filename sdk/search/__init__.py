@@ -34,6 +34,7 @@ from sdk.search.policies import (
     bot_policy,
     efficiency_policy,
     fit,
+    guard_policy,
     lite_policy,
     random_policy,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "efficiency_policy",
     "fit",
     "fork",
+    "guard_policy",
     "lite_policy",
     "playout",
     "random_policy",

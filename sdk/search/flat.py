@@ -91,12 +91,13 @@ class SearchStats:
     """The deadline stopped the search before ``samples``."""
     seconds: float = field(default=0.0, compare=False)
 
-    def best(self, confidence: float = 1.0) -> Action:
+    def best(self, confidence: float = 1.0, min_gain: float = 0.0) -> Action:
         """The candidate with the highest advantage over the reference, if that
-        advantage exceeds ``confidence`` standard errors; else the reference."""
+        advantage exceeds ``confidence`` standard errors and ``min_gain`` points; else
+        the reference."""
         ref = self.candidates[0]
         top = max(self.candidates, key=lambda c: c.advantage)
-        if top is ref or top.advantage <= confidence * top.stderr:
+        if top is ref or top.advantage <= max(confidence * top.stderr, min_gain):
             return ref.action
         return top.action
 
@@ -118,10 +119,12 @@ def search(
     deadline: float | None = None,
     rollout: Policy = lite_policy,
     weight: WorldWeight | None = None,
+    ready: Sequence[float] | None = None,
 ) -> SearchStats:
     """Play every candidate (the first is the reference) out in the same sampled worlds
     until ``samples`` worlds are done or the ``deadline`` passes (at least one of them
-    must be given). Candidates must be legal for the seat now."""
+    must be given). Candidates must be legal for the seat now. ``weight`` and ``ready``
+    go to :func:`~sdk.search.world.sample_world`."""
     if samples is None and deadline is None:
         raise ValueError("give samples, a deadline or both: a search must end")
     if not candidates:
@@ -136,7 +139,7 @@ def search(
     todo = math.inf if samples is None else samples
     slowest = 0.0
     while stats.samples < todo:
-        base = state_from_world(sv, sample_world(sv, rng, weight))
+        base = state_from_world(sv, sample_world(sv, rng, weight, ready=ready))
         points = []
         for entry in stats.candidates:
             begin = clock()

@@ -9,7 +9,6 @@ raises :class:`~protocol.hand_state.IllegalActionError`) and returns how the han
 
 >>> import random
 >>> from protocol.hand_state import HandState
->>> from sdk.search.policies import random_policy
 >>> out = playout(HandState.new(seed=4, dealer=0), [random_policy] * 4, random.Random(0))
 >>> out.result.outcome in ("win", "exhaustive_draw", "four_winds"), sum(out.points)
 (True, 0)
@@ -21,11 +20,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from protocol.actions import Action
+from protocol.actions import WIN, Action
 from protocol.events import HandResult
 from protocol.hand_state import HandState
 
-__all__ = ["Playout", "Policy", "playout"]
+__all__ = ["Playout", "Policy", "playout", "random_policy"]
 
 Policy = Callable[[HandState, int, tuple[Action, ...], random.Random], Action]
 """``policy(state, seat, legal, rng)``: one of ``legal`` for ``seat``."""
@@ -45,9 +44,30 @@ class Playout:
         return self.result.payments
 
 
+def random_policy(
+    state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random
+) -> Action:
+    """Uniform over ``legal``, but always a win when there is one (the random sample
+    bot's rule); :func:`playout` runs it inline when every seat plays it."""
+    first = legal[0]
+    if first is WIN:
+        return WIN
+    return legal[int(rng.random() * len(legal))]
+
+
 def playout(state: HandState, policies: Sequence[Policy], rng: random.Random) -> Playout:
     """Play ``state`` to the end of the hand with ``policies[seat]`` for each seat and
     return the result. Changes ``state``: play on a :func:`~sdk.search.state.fork`."""
+    if all(p is random_policy for p in policies):
+        steps = _random_playout(state, rng)
+    else:
+        steps = _playout(state, policies, rng)
+    result = state.public.result
+    assert result is not None, "a hand with nobody to decide is over"
+    return Playout(result, steps)
+
+
+def _playout(state: HandState, policies: Sequence[Policy], rng: random.Random) -> int:
     steps = 0
     pending = state._pending  # the referee's own dict: read, never changed here
     apply = state.apply
@@ -61,6 +81,25 @@ def playout(state: HandState, policies: Sequence[Policy], rng: random.Random) ->
                 apply(seat, policies[seat](state, seat, legal, rng))
                 steps += 1
         pending = state._pending
-    result = state.public.result
-    assert result is not None, "a hand with nobody to decide is over"
-    return Playout(result, steps)
+    return steps
+
+
+def _random_playout(state: HandState, rng: random.Random) -> int:
+    """:func:`_playout` with :func:`random_policy` for every seat, inlined (the same
+    choices from the same ``rng``, without a call per decision)."""
+    steps = 0
+    pending = state._pending
+    apply, uniform = state.apply, rng.random
+    while pending:
+        if len(pending) == 1:
+            [(seat, legal)] = pending.items()
+            first = legal[0]
+            apply(seat, first if first is WIN else legal[int(uniform() * len(legal))])
+            steps += 1
+        else:
+            for seat, legal in list(pending.items()):
+                first = legal[0]
+                apply(seat, first if first is WIN else legal[int(uniform() * len(legal))])
+                steps += 1
+        pending = state._pending
+    return steps

@@ -12,6 +12,12 @@
   :func:`protocol.analysis.shanten_counts` (lowest first, lite's order breaking ties);
   slower, closer to the greedy bot, and faster whenever the analysis gets faster.
   It claims like lite.
+* :func:`guard_policy`: lite that folds. When another seat shows three sets (or two
+  with fewer than 24 tiles left to draw), it throws the tile least likely to pay that
+  seat: a kind in every such seat's river first (a player seldom waits on what it threw
+  away), an honor with three copies in sight (it can only wait on it alone), then the
+  least fitting tile. Rollouts with it deal in less than with lite, closer to the
+  defensive field a search bot meets (the search bot's default).
 * :func:`bot_policy`: any :class:`~sdk.bot.Bot` (the sample bots) as a policy; it gets
   the seat's own :class:`~sdk.view.GameView` of the simulated hand. Bots are far slower
   than the policies above (a view copy per decision) and see no events, so a bot that
@@ -34,11 +40,19 @@ import random
 from protocol.actions import KONG, PASS, PUNG, WIN, Action, ActionKind
 from protocol.analysis import shanten_counts
 from protocol.hand_state import HandState
+from protocol.wall import RESERVED
 from sdk.bot import Bot, DecisionRequest
-from sdk.search.playout import Policy
+from sdk.search.playout import Policy, random_policy
 from sdk.view import GameView
 
-__all__ = ["bot_policy", "efficiency_policy", "fit", "lite_policy", "random_policy"]
+__all__ = [
+    "bot_policy",
+    "efficiency_policy",
+    "fit",
+    "guard_policy",
+    "lite_policy",
+    "random_policy",
+]
 
 _DISCARD = ActionKind.DISCARD
 _CHOW = ActionKind.CHOW
@@ -68,15 +82,6 @@ def fit(counts: list[int], kind: int) -> int:
         if counts[n]:
             value += worth
     return 4 * value + _PLACE[kind]
-
-
-def random_policy(
-    state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random
-) -> Action:
-    """Uniform over ``legal``, but always a win when there is one."""
-    if legal[0] is WIN:
-        return WIN
-    return legal[int(rng.random() * len(legal))]
 
 
 def lite_policy(
@@ -120,6 +125,58 @@ def efficiency_policy(
             if here < key:
                 best, key = action, here
     return best
+
+
+GUARD_DRAWABLE = 24
+"""Below this many drawable tiles, two shown sets make a seat a threat to guard against."""
+
+
+def guard_policy(
+    state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random
+) -> Action:
+    """Like :func:`lite_policy`, but against a seat that shows three sets (two late in
+    the hand) it throws the least dangerous tile, the least fitting among those.
+
+    >>> import random
+    >>> from protocol.hand_state import HandState
+    >>> hand = HandState.new(seed=2, dealer=0)
+    >>> legal = hand.legal_actions(0)
+    >>> guard_policy(hand, 0, legal, random.Random(0)) == lite_policy(hand, 0, legal, None)
+    True
+    """
+    first = legal[0]
+    if first is WIN:
+        return WIN
+    if legal[-1] is PASS:
+        return _claim(legal)
+    pub = state.public
+    melds, kongs = pub.melds, pub.concealed_kongs
+    need = 2 if pub.wall_left - RESERVED < GUARD_DRAWABLE else 3
+    rivers = [set(pub.rivers[s]) for s in _OTHER_SEATS[seat] if len(melds[s]) + kongs[s] >= need]
+    counts = state.owns[seat].counts
+    best, worst = first, 1 << 30
+    if not rivers:
+        for action in legal:
+            if action.kind is _DISCARD:
+                value = fit(counts, action.tile)  # type: ignore[arg-type]
+                if value < worst:
+                    best, worst = action, value
+        return best
+    visible = pub.visible
+    for action in legal:
+        if action.kind is _DISCARD:
+            tile: int = action.tile  # type: ignore[assignment]
+            if tile >= 27 and visible[tile] + counts[tile] >= 3:
+                risk = 0
+            else:
+                risk = sum(tile not in river for river in rivers)
+            value = (risk << 10) + fit(counts, tile)
+            if value < worst:
+                best, worst = action, value
+    return best
+
+
+_OTHER_SEATS = tuple(tuple(s for s in range(4) if s != me) for me in range(4))
 
 
 def _claim(legal: tuple[Action, ...]) -> Action:

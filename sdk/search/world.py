@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from protocol.errors import MahjongError
@@ -78,10 +78,19 @@ def sample_world(
     weight: WorldWeight | None = None,
     *,
     max_tries: int = 1000,
+    ready: Sequence[float] | None = None,
 ) -> World:
     """A world consistent with ``view``: uniform among consistent deals, or in
     proportion to ``weight(world)`` (a number in 0..1, by rejection: at most
     ``max_tries`` uniform draws, then :class:`SamplingError`).
+
+    ``ready[s]`` is an opponent model: the chance that seat ``s`` (another seat, not
+    the one that just drew) is waiting. With that chance its concealed tiles are built
+    as a random waiting hand from the unseen tiles (random sets, a pair and a two-tile
+    partial set; or sets and a single tile), the rest dealt uniformly. Uniform worlds
+    almost never give a seat a waiting hand, however many sets it shows and however
+    long it has been discarding; real opponents often are (``bots.defensive.threat``
+    estimates how often).
 
     Raises :class:`InconsistentViewError` when the view cannot be completed.
 
@@ -96,9 +105,9 @@ def sample_world(
     sv = view.seat_view if isinstance(view, GameView) else view
     plan = _plan(sv)
     if weight is None:
-        return _draw(sv, plan, rng)
+        return _draw(sv, plan, rng, ready)
     for _ in range(max_tries):
-        world = _draw(sv, plan, rng)
+        world = _draw(sv, plan, rng, ready)
         if rng.random() < weight(world):
             return world
     raise SamplingError(f"the weight function kept none of {max_tries} sampled worlds")
@@ -151,10 +160,13 @@ def _plan(sv: SeatView) -> _Plan:
     return _Plan(tuple(unseen), others, sizes, kongs, pub.wall_left, drawer)
 
 
-def _draw(sv: SeatView, plan: _Plan, rng: random.Random) -> World:
-    """One uniform world: kong kinds first (each kind with four unseen copies is equally
-    likely, as every one leaves the same number of arrangements), then one shuffle of
-    the other unseen tiles dealt to the hands and the wall."""
+def _draw(
+    sv: SeatView, plan: _Plan, rng: random.Random, ready: Sequence[float] | None = None
+) -> World:
+    """One world: kong kinds first (each kind with four unseen copies is equally likely,
+    as every one leaves the same number of arrangements), then the waiting hands the
+    ``ready`` model asks for, then one shuffle of the other unseen tiles dealt to the
+    other hands and the wall (uniform when ``ready`` is None)."""
     unseen = list(plan.unseen)
     kongs: list[tuple[int, ...]] = [(), (), (), ()]
     if any(plan.kong_counts):
@@ -166,6 +178,13 @@ def _draw(sv: SeatView, plan: _Plan, rng: random.Random) -> World:
                     free.remove(k)
                     unseen[k] = 0
                 kongs[s] = tuple(chosen)
+    built: dict[int, list[int]] = {}
+    if ready is not None:
+        for s, size in zip(plan.others, plan.sizes, strict=True):
+            if size % 3 == 1 and ready[s] > 0 and rng.random() < ready[s]:
+                hand = _waiting_hand(unseen, size, rng)
+                if hand is not None:
+                    built[s] = hand
     pool = [k for k in _KINDS for _ in range(unseen[k])]
     rng.shuffle(pool)
     counts: list[tuple[int, ...]] = [(), (), (), ()]
@@ -177,10 +196,81 @@ def _draw(sv: SeatView, plan: _Plan, rng: random.Random) -> World:
     start = 0
     for s, size in zip(plan.others, plan.sizes, strict=True):
         c = [0] * KIND_COUNT
-        for k in pool[start : start + size]:
+        tiles = built.get(s)
+        if tiles is None:
+            tiles = pool[start : start + size]
+            start += size
+        for k in tiles:
             c[k] += 1
         if s == plan.drawer and size:
-            drawn[s] = pool[start]
+            drawn[s] = tiles[0]
         counts[s] = tuple(c)
-        start += size
     return World(seat, tuple(counts), tuple(kongs), tuple(drawn), tuple(pool[start:]))
+
+
+def _waiting_hand(unseen: list[int], size: int, rng: random.Random) -> list[int] | None:
+    """A random waiting hand of ``size`` (3n+1) tiles taken out of ``unseen`` (which
+    loses them), or None (``unseen`` untouched) if a few tries find none.
+
+    >>> unseen = [4] * 34
+    >>> hand = _waiting_hand(unseen, 7, random.Random(3))
+    >>> from protocol.analysis import shanten_counts
+    >>> shanten_counts([hand.count(k) for k in range(34)]), sum(unseen)
+    (0, 129)
+    """
+    sets = size // 3
+    for _ in range(8):
+        c = unseen.copy()
+        tiles: list[int] = []
+        single = sets == 0 or rng.random() < 0.2
+        ok = all(_take_set(c, tiles, rng) for _ in range(sets if single else sets - 1))
+        if ok and single:
+            ok = _take(c, tiles, [rng.choice([k for k in _KINDS if c[k]] or [0])])
+        elif ok:
+            ok = _take_pair(c, tiles, rng) and _take_partial(c, tiles, rng)
+        if ok:
+            unseen[:] = c
+            return tiles
+    return None
+
+
+def _take(c: list[int], tiles: list[int], kinds: list[int]) -> bool:
+    """Take ``kinds`` out of ``c`` into ``tiles`` if every one is there."""
+    for k in kinds:
+        c[k] -= 1
+    if min(c[k] for k in kinds) < 0:
+        for k in kinds:
+            c[k] += 1
+        return False
+    tiles.extend(kinds)
+    return True
+
+
+def _take_set(c: list[int], tiles: list[int], rng: random.Random) -> bool:
+    for _ in range(12):
+        if rng.random() < 0.65:
+            low = 9 * rng.randrange(3) + rng.randrange(7)
+            kinds = [low, low + 1, low + 2]
+        else:
+            kinds = [rng.randrange(KIND_COUNT)] * 3
+        if _take(c, tiles, kinds):
+            return True
+    return False
+
+
+def _take_pair(c: list[int], tiles: list[int], rng: random.Random) -> bool:
+    return any(_take(c, tiles, [rng.randrange(KIND_COUNT)] * 2) for _ in range(12))
+
+
+def _take_partial(c: list[int], tiles: list[int], rng: random.Random) -> bool:
+    """Two tiles one set short: a run with a gap or an open end, or a second pair."""
+    for _ in range(12):
+        if rng.random() < 0.2:
+            kinds = [rng.randrange(KIND_COUNT)] * 2
+        else:
+            low = 9 * rng.randrange(3) + rng.randrange(8)
+            gap = 1 if low % 9 == 7 else rng.choice((1, 1, 2))
+            kinds = [low, low + gap]
+        if _take(c, tiles, kinds):
+            return True
+    return False

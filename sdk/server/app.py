@@ -37,14 +37,24 @@ from sdk.server.core import (
     TournamentServer,
     match_log_body,
 )
+from sdk.server.records import Clock
+from sdk.server.respcache import ResponseCache
 from sdk.server.restlimits import RestLimits
 from sdk.server.wsconn import serve_ws
 
-__all__ = ["create_app"]
+__all__ = ["LIST_TTL", "create_app"]
+
+LIST_TTL = 1.0
+"""Seconds an encoded table list or leaderboard is reused (a finished match's log and
+record are kept until evicted: they never change)."""
 
 
 def _json(model: BaseModel, status: int = 200) -> JSONResponse:
     return JSONResponse(model.model_dump(mode="json", exclude_none=True), status_code=status)
+
+
+def _encoded(model: BaseModel) -> bytes:
+    return model.model_dump_json(exclude_none=True).encode()
 
 
 def _error(status: int, code: ErrorCode, message: str) -> JSONResponse:
@@ -96,12 +106,19 @@ def create_app(server: TournamentServer) -> FastAPI:
             return _error(422, ErrorCode.MALFORMED, _summary(exc))
         return _json(server.create_table(create), 201)
 
+    cache = ResponseCache()
+
     @app.get("/v1/tables")
-    async def list_tables(limit: int = LIST_LIMIT, before: int | None = None) -> JSONResponse:
+    async def list_tables(limit: int = LIST_LIMIT, before: int | None = None) -> Response:
         if not 1 <= limit <= LIST_MAX or (before is not None and not 0 <= before <= 1 << 62):
             return _error(422, ErrorCode.MALFORMED, f"limit: 1..{LIST_MAX}; before: a serial")
-        tables, next_before = await server.list_tables(limit, before)
-        return _json(TableList(tables=tables, next_before=next_before))
+
+        async def page() -> bytes:
+            tables, next_before = await server.list_tables(limit, before)
+            return _encoded(TableList(tables=tables, next_before=next_before))
+
+        body = await cache.get(("tables", limit, before), page, ttl=LIST_TTL, now=Clock.now())
+        return Response(body, media_type="application/json")
 
     @app.get("/v1/tables/{table_id}")
     async def table(table_id: str) -> JSONResponse:
@@ -112,16 +129,20 @@ def create_app(server: TournamentServer) -> FastAPI:
 
     @app.get("/v1/matches/{match_id}/log")
     async def match_log(match_id: str) -> Response:
-        stored = await server.load_log(match_id)
-        text = await server.off_loop(
-            lambda: match_log_body(stored).model_dump_json(exclude_none=True)
-        )
+        async def body() -> bytes:  # a finished match's log never changes: kept
+            stored = await server.load_log(match_id)
+            return await server.off_loop(lambda: _encoded(match_log_body(stored)))
+
+        text = await cache.get(("log", match_id), body, ttl=None, now=Clock.now())
         return Response(text, media_type="application/json")
 
     @app.get("/v1/matches/{match_id}/log.jsonl")
     async def match_log_jsonl(match_id: str) -> Response:
-        record = await server.load_record(match_id)
-        text = await server.off_loop(lambda: encode_record(record))
+        async def body() -> bytes:  # nor does its record
+            record = await server.load_record(match_id)
+            return await server.off_loop(lambda: encode_record(record).encode())
+
+        text = await cache.get(("jsonl", match_id), body, ttl=None, now=Clock.now())
         headers = {"content-disposition": f'attachment; filename="{match_id}.jsonl"'}
         return Response(text, media_type="application/x-ndjson", headers=headers)
 
@@ -130,8 +151,12 @@ def create_app(server: TournamentServer) -> FastAPI:
         return HTMLResponse(await view_page(server, match_id, seat))
 
     @app.get("/v1/leaderboard")
-    async def leaderboard() -> JSONResponse:
-        return _json(await server.leaderboard())
+    async def leaderboard() -> Response:
+        async def board() -> bytes:
+            return _encoded(await server.leaderboard())
+
+        body = await cache.get(("leaderboard",), board, ttl=LIST_TTL, now=Clock.now())
+        return Response(body, media_type="application/json")
 
     config = server.config
     app.add_middleware(
@@ -139,6 +164,7 @@ def create_app(server: TournamentServer) -> FastAPI:
         rate=config.rest_rate,
         burst=config.rest_burst,
         max_body=config.max_body_bytes,
+        concurrency=config.rest_concurrency,
     )
 
     @app.websocket("/v1/ws")

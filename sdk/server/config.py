@@ -63,6 +63,10 @@ class ServerConfig:
     """Threads house bots decide in (off the event loop; a slow house bot delays other
     house bots, never a connection). One: house bots share the interpreter's lock with
     the event loop, so more threads would take more of the loop's time, not add any."""
+    house_share: float = 0.25
+    """Most of the time house bots may spend thinking: after a decision that took ``t``
+    of CPU a worker rests ``t * (1 / house_share - 1)`` before its next one, so house
+    tables cannot take the interpreter from the connections (1: no rest)."""
     allow_commands: bool = False
     """Whether ``POST /v1/tables`` may start programs (``line`` seats with a
     ``command``). Off by default: anyone who can reach the port could run anything.
@@ -101,6 +105,8 @@ class ServerConfig:
     """REST requests a second per client address (WebSocket frames are metered apart)..."""
     rest_burst: int = 40
     """...with bursts of this many; beyond, ``429`` with code ``rate_limited``."""
+    rest_concurrency: int = 8
+    """REST requests one client address may have in progress at once; beyond, ``429``."""
     max_body_bytes: int = 65536
     """Largest REST request body; a larger one is refused (``413``) while it is read."""
     max_frame_bytes: int = 65536
@@ -129,6 +135,10 @@ class ServerConfig:
     handshake_timeout: float = 10.0
     """Seconds a new connection has to send its request headers (then, for a
     WebSocket, its ``hello``); one that does not is closed."""
+    abuse_cooldown: float = 2.0
+    """Seconds an address is barred (its new connections closed on accept) after one of
+    its WebSocket connections was cut off for sending too many pings or not reading what
+    it is sent (a flooder of frames is throttled and cut, its address not barred)."""
     accept_log_interval: float = 10.0
     """Failed ``accept()`` calls (descriptors exhausted) are logged once per interval."""
     subprocess_grace: float = 2.0

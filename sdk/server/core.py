@@ -8,7 +8,6 @@ Every table runs as its own task; an exception in one aborts that table only.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import hashlib
 import hmac
 import logging
@@ -41,6 +40,7 @@ from sdk.records import Record
 from sdk.server.banner import banner
 from sdk.server.config import ServerConfig
 from sdk.server.guard import ConnectionGuard
+from sdk.server.housepool import HousePool
 from sdk.server.linechan import LineChannel, LineTooLongError, spawn_program
 from sdk.server.lobby import Entrant, Lobby, LobbyFullError
 from sdk.server.ratings import leaderboard as rank_bots
@@ -188,11 +188,11 @@ class TournamentServer:
         self._lobby_base = (
             config.lobby_seed if config.lobby_seed is not None else secrets.randbelow(1 << 63)
         )
-        self.house_pool = concurrent.futures.ThreadPoolExecutor(
-            config.house_workers, thread_name_prefix="house-bot"
+        self.house_pool = HousePool(config.house_workers, config.house_share)
+        """House bots decide here, off the event loop, paced and at a lower priority."""
+        self.guard = ConnectionGuard(
+            _socket_cap(config.max_connections), config.max_per_address, config.abuse_cooldown
         )
-        """House bots decide here, off the event loop."""
-        self.guard = ConnectionGuard(_socket_cap(config.max_connections), config.max_per_address)
         """Open sockets, total and per address (HTTP, WebSocket and line TCP)."""
 
     # -- life cycle --

@@ -13,7 +13,11 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
   bytes is disconnected: a client that never reads cannot grow the server's memory;
   one that sends more than ``PING_RATE`` pings a second (bursts of ``PING_BURST``) is
   disconnected too;
-* a text frame that is not UTF-8 is answered with close code 1007 and one log line.
+* a text frame that is not UTF-8 is answered with close code 1007 and one log line;
+* an address one of whose WebSocket connections was cut off here for abuse (too many
+  pings, not reading) is barred for ``abuse_cooldown`` seconds: its new connections are
+  closed on accept, before any parsing, so reconnecting in a loop costs the server
+  next to nothing (its other open connections are left alone).
 
 :class:`AcceptLog` rate-limits the event loop's reports of failed ``accept()`` calls
 (file descriptors exhausted): one line per interval with a count, not a traceback each.
@@ -29,6 +33,8 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
 >>> b.closing = True
 >>> guard.admit(c), guard.open
 (True, 3)
+>>> guard.bar("10.0.0.2", now=0.0); guard.barred("10.0.0.2", now=1.0), guard.barred("10.0.0.2", now=9.0)
+(True, False)
 """
 
 from __future__ import annotations
@@ -37,18 +43,22 @@ import asyncio
 import logging
 import time
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
-from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
+from websockets.protocol import State
 
 from sdk.server.security import TokenBucket
 
-__all__ = ["AcceptLog", "ConnectionGuard", "protocol_classes"]
+__all__ = ["SEND_NOW", "AcceptLog", "ConnectionGuard", "protocol_classes", "text_frame"]
 
 log = logging.getLogger("sdk.server.guard")
+
+
+_MAX_BARRED = 10_000
+"""Barred addresses kept; beyond, expired ones are forgotten."""
 
 
 def _address(transport: Any) -> str:
@@ -61,12 +71,37 @@ class ConnectionGuard:
     peer address. Sockets are tracked by transport; closed ones are pruned lazily, so
     no close hook is needed."""
 
-    def __init__(self, max_connections: int, max_per_address: int) -> None:
+    def __init__(
+        self, max_connections: int, max_per_address: int, abuse_cooldown: float = 2.0
+    ) -> None:
         self.max_connections = max_connections
         self.max_per_address = max_per_address
+        self.abuse_cooldown = abuse_cooldown
         self._open: dict[int, tuple[Any, str]] = {}
         self._per_address: Counter[str] = Counter()
+        self._barred: dict[str, float] = {}
+        """Address -> until when (``time.monotonic``) its new connections are refused."""
         self.refused = 0
+
+    def bar(self, address: str, now: float | None = None) -> None:
+        """Refuse new connections from ``address`` for ``abuse_cooldown`` seconds (one of
+        its connections was just cut off for abuse)."""
+        if self.abuse_cooldown <= 0:
+            return
+        now = time.monotonic() if now is None else now
+        if len(self._barred) >= _MAX_BARRED:
+            self._barred = {a: t for a, t in self._barred.items() if t > now}
+        self._barred[address] = now + self.abuse_cooldown
+
+    def barred(self, address: str, now: float | None = None) -> bool:
+        """Whether ``address`` is barred now."""
+        until = self._barred.get(address)
+        if until is None:
+            return False
+        if (time.monotonic() if now is None else now) < until:
+            return True
+        del self._barred[address]
+        return False
 
     @property
     def open(self) -> int:
@@ -86,6 +121,9 @@ class ConnectionGuard:
         if key in self._open:
             return True
         address = _address(transport)
+        if self._barred and self.barred(address):
+            self.refused += 1
+            return False
         if (
             len(self._open) >= self.max_connections
             or self._per_address[address] >= self.max_per_address
@@ -158,6 +196,31 @@ class AcceptLog:
         self._last, self.suppressed = now, 0
 
 
+SEND_NOW = "taimahjong.send_now"
+"""The WebSocket scope key of the connection's ``send_now(texts) -> bool`` (the
+server's own shortcut around ASGI's one-message-per-coroutine ``send``)."""
+
+
+def text_frame(payload: bytes) -> bytes:
+    """An unmasked, unfragmented WebSocket text frame (RFC 6455, 5.2): a server's frame.
+
+    >>> text_frame(b"hi")
+    b'\\x81\\x02hi'
+    >>> len(text_frame(b"x" * 200)), len(text_frame(b"x" * 70000))
+    (204, 70010)
+    """
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return bytes((0x81, 126)) + n.to_bytes(2, "big") + payload
+    return bytes((0x81, 127)) + n.to_bytes(8, "big") + payload
+
+
+HANG_UP = frozenset({1008, 1009})
+"""Close codes after which the server closes the socket at once (policy violations,
+frames too big): it owes such a peer no closing handshake."""
+
 PING_RATE, PING_BURST = 2.0, 20
 """Pings a WebSocket peer may send a second, with bursts: keepalive needs far fewer;
 a peer over it is disconnected (answering pings costs the server CPU)."""
@@ -211,32 +274,53 @@ def protocol_classes(
             self._batch: list[bytes] = []
             self._flush_soon = False
 
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the app may write frames at once (see send_now)
+                scope[SEND_NOW] = self.send_now
+
+        def send_now(self, texts: Sequence[str]) -> bool:
+            """Queue text frames for this turn's single socket write, without a
+            coroutine per frame; ``False`` (nothing sent) when they must wait (the
+            peer is not reading, or the connection is not open)."""
+            conn = self.conn
+            if (
+                not self.handshake_complete
+                or self.close_sent
+                or self.initial_response is not None
+                or self.disconnected
+                or not self.writable.is_set()
+                or conn.state is not State.OPEN
+                or conn.extensions
+            ):
+                return False
+            batch = self._batch
+            for text in texts:
+                batch.append(text_frame(text.encode()))
+            if not self._flush_soon:
+                self._flush_soon = True
+                self.loop.call_soon(self._flush)
+            return True
+
         async def send(self, message: Any) -> None:
             """Frames sent in one turn of the loop go out in one socket write (one
             system call instead of one per frame); anything else flushes them first."""
-            if (
-                message["type"] == "websocket.send"
-                and self.handshake_complete
-                and not self.close_sent
-                and self.initial_response is None
-                and not self.disconnected
-                and self.writable.is_set()
-            ):
+            if message["type"] == "websocket.send":
                 text = message.get("text")
-                try:
-                    if text is not None:
-                        self.conn.send_text(text.encode())
-                    else:
-                        self.conn.send_binary(message["bytes"])
-                except InvalidState:
-                    raise ClientDisconnected() from None
-                self._batch.extend(self.conn.data_to_send())
-                if not self._flush_soon:
-                    self._flush_soon = True
-                    self.loop.call_soon(self._flush)
-                return
+                if text is not None and self.send_now((text,)):
+                    return
             self._flush()
             await super().send(message)
+            if message["type"] == "websocket.close" and message.get("code") in HANG_UP:
+                self._hang_up()
+
+        def _hang_up(self) -> None:
+            """Close the socket once the close frame is out, without waiting for the
+            peer's close reply: a flooder that never reads would never send it, and the
+            server would read (and discard) its flood until the close timeout."""
+            if not self.transport.is_closing():
+                self.transport.close()
 
         def _flush(self) -> None:
             self._flush_soon = False
@@ -248,8 +332,7 @@ def protocol_classes(
         def handle_ping(self) -> None:
             if self._pings.take(time.monotonic()) > 0:
                 if not self.transport.is_closing():
-                    log.warning("%s sends too many pings; disconnecting", _address(self.transport))
-                    self.transport.abort()
+                    self._cut("sends too many pings")
                 return
             super().handle_ping()
 
@@ -260,10 +343,16 @@ def protocol_classes(
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             if self.transport.get_write_buffer_size() > max_write_buffer:
-                log.warning(
-                    "%s does not read what it is sent; disconnecting", _address(self.transport)
-                )
-                self.transport.abort()
+                self._cut("does not read what it is sent")
+
+        def _cut(self, why: str) -> None:
+            """Abort the connection for abuse and bar its address for a while."""
+            address = _address(self.transport)
+            guard.bar(address)
+            log.warning(
+                "%s %s; disconnecting (barred for %g s)", address, why, guard.abuse_cooldown
+            )
+            self.transport.abort()
 
         def send_receive_event_to_app(self) -> None:
             if self.curr_msg_data_type == "text" and not self.close_sent:

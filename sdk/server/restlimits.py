@@ -5,6 +5,10 @@ client address, and a body size enforced while the body is read.
   ``rate`` requests a second with bursts of ``burst``; a request over it is answered
   ``429`` with code ``rate_limited`` and a ``Retry-After`` header, without running the
   endpoint. WebSocket connections are not metered here (they have their own limits).
+* A client address has at most ``concurrency`` requests in progress; one more is
+  answered ``429`` the same way (a client cannot pile up slow requests).
+* Refusals are written before the request is parsed any further: a client over its
+  limits costs the server as little as a request can.
 * A body larger than ``max_body`` bytes is refused with ``413`` (code ``malformed``) as
   soon as its ``Content-Length`` says so or, without one, as soon as that many bytes
   have arrived: nothing larger is ever held in memory.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections import Counter
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -50,10 +55,21 @@ def _error_response(status: int, code: str, message: str, headers: list[tuple[by
 class RestLimits:
     """The middleware (see the module doc)."""
 
-    def __init__(self, app: ASGIApp, *, rate: float, burst: int, max_body: int) -> None:
+    def __init__(
+        self, app: ASGIApp, *, rate: float, burst: int, max_body: int, concurrency: int = 8
+    ) -> None:
         self.app = app
         self.rate, self.burst, self.max_body = rate, burst, max_body
+        self.concurrency = concurrency
         self._buckets: dict[str, TokenBucket] = {}
+        self._busy: Counter[str] = Counter()
+        """Requests in progress per client address."""
+        self._refusal = _error_response(
+            429,
+            "rate_limited",
+            f"at most {rate:g} requests a second (bursts of {burst}) and {concurrency} at once",
+            [(b"retry-after", str(max(1, math.ceil(1 / rate))).encode())],
+        )
 
     def allow(self, client: str, now: float) -> bool:
         """Spend one request of ``client``'s budget; whether it was there."""
@@ -80,14 +96,8 @@ class RestLimits:
             return
         client = scope.get("client")
         address = client[0] if client else "?"
-        if not self.allow(address, time.monotonic()):
-            retry = str(max(1, math.ceil(1 / self.rate)))
-            start, body = _error_response(
-                429,
-                "rate_limited",
-                f"at most {self.rate:g} requests a second (bursts of {self.burst})",
-                [(b"retry-after", retry.encode())],
-            )
+        if self._busy[address] >= self.concurrency or not self.allow(address, time.monotonic()):
+            start, body = self._refusal
             await send(start)
             await send(body)
             return
@@ -95,7 +105,13 @@ class RestLimits:
         if declared is not None and declared > self.max_body:
             await self._too_large(send)
             return
-        await self._call_limited(scope, receive, send)
+        self._busy[address] += 1
+        try:
+            await self._call_limited(scope, receive, send)
+        finally:
+            self._busy[address] -= 1
+            if not self._busy[address]:
+                del self._busy[address]
 
     async def _call_limited(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Read the body first (at most ``max_body`` bytes are ever held), then run the

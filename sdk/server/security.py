@@ -48,18 +48,23 @@ class TokenBucket:
 
     :meth:`take` spends one token and returns how long to wait before processing the
     message (0 within the limit): the reader sleeps that long, so a fast sender is held
-    to ``rate``. A sender that stays over the limit for ``flood_seconds`` in a row sets
-    :attr:`flooding`, and the caller disconnects it. :meth:`grant` adds the answers the
-    server asked for, so replying quickly never counts against a bot.
+    to ``rate``. A sender whose messages keep arriving over the limit, about
+    ``flood_seconds`` worth of them (``rate * flood_seconds``) without the bucket ever
+    filling back to half the burst, sets :attr:`flooding`, and the caller disconnects
+    it. (Counting messages, not time, matters: the reader's own sleeps refill the
+    bucket, so a throttled flooder would otherwise never look over the limit for long.)
+    :meth:`grant` adds the answers the server asked for, so replying quickly never
+    counts against a bot.
     """
 
-    __slots__ = ("burst", "flood_seconds", "flooding", "over_since", "rate", "stamp", "tokens")
+    __slots__ = ("burst", "flood_seconds", "flooding", "over", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: int, now: float, flood_seconds: float = 2.0) -> None:
         self.rate, self.burst, self.flood_seconds = rate, burst, flood_seconds
         self.tokens = float(burst)
         self.stamp = now
-        self.over_since: float | None = None
+        self.over = 0
+        """Messages over the limit since the bucket was last half full."""
         self.flooding = False
 
     def grant(self, n: int = 1) -> None:
@@ -72,12 +77,12 @@ class TokenBucket:
         if self.tokens < self.burst:
             self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
+        if self.tokens >= self.burst / 2:
+            self.over = 0
         self.tokens -= 1
         if self.tokens >= 0:
-            self.over_since = None
             return 0.0
-        if self.over_since is None:
-            self.over_since = now
-        elif now - self.over_since >= self.flood_seconds:
+        self.over += 1
+        if self.over >= max(1.0, self.rate * self.flood_seconds):
             self.flooding = True
         return -self.tokens / self.rate

@@ -12,7 +12,9 @@ forms. Then every frame goes to the seat, with these limits around it:
 * frames to a client that does not read are queued up to ``max_outbox``, then it is
   closed (it may reconnect and resume).
 
-Writing runs in its own task, so a slow client never stalls its table.
+Frames go straight into the socket's buffer while the client reads (one write per
+loop turn); for a client that does not, they wait in the outbox of a writer task, so a
+slow client never stalls its table.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -30,6 +32,7 @@ from protocol.wire import PROTOCOL_VERSION
 from protocol.wire.codec import WireDecodeError, decode_client_frame, encode
 from protocol.wire.common import ErrorCode
 from protocol.wire.messages import ErrorMsg, Hello
+from sdk.server.guard import SEND_NOW
 from sdk.server.lobby import Entrant, LobbyFullError
 from sdk.server.records import Clock
 from sdk.server.seats import WsSeat
@@ -68,10 +71,17 @@ class WsConnection:
         """Characters queued in ``_out``."""
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
+        self._send_now: Callable[[Sequence[str]], bool] | None = websocket.scope.get(SEND_NOW)
+        """The socket's direct write (:data:`~sdk.server.guard.SEND_NOW`), if served
+        by :func:`~sdk.server.guard.protocol_classes`."""
 
     def send(self, frames: Sequence[str]) -> None:
-        """Queue ``frames`` for the client."""
+        """Send ``frames`` to the client: written at once when nothing is queued and
+        the client reads, else queued for the writer task."""
         if self._close is not None or self.closed:
+            return
+        send_now = self._send_now
+        if send_now is not None and not self._out and send_now(frames):
             return
         self._out.extend(frames)
         self._queued += sum(map(len, frames))

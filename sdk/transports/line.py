@@ -43,6 +43,7 @@ __all__ = [
     "run_line",
     "run_stdio",
     "run_tcp",
+    "token_line",
 ]
 
 _LIMIT = 1 << 16
@@ -201,14 +202,39 @@ async def open_stdio(stdin_fd: int = 0, stdout_fd: int = 1) -> StreamChannel:
     return StreamChannel(reader, writer)
 
 
-async def open_tcp(host: str, port: int) -> StreamChannel:
+TOKEN_LINE = "/token"
+"""The line a program sends first to take the TCP line seat its token names (this
+project's server, ``docs/SERVER.md``; other referees know nothing of it)."""
+
+
+def token_line(token: str) -> str:
+    """The ``/token`` line for a seat token (one line of printable ASCII).
+
+    >>> token_line("s3cret")
+    '/token s3cret'
+    >>> token_line("two words")
+    Traceback (most recent call last):
+    ...
+    ValueError: a line seat token is printable ASCII without spaces, not 'two words'
+    """
+    if not token or not token.isascii() or not token.isprintable() or " " in token:
+        raise ValueError(f"a line seat token is printable ASCII without spaces, not {token!r}")
+    return f"{TOKEN_LINE} {token}"
+
+
+async def open_tcp(host: str, port: int, token: str | None = None) -> StreamChannel:
     """A channel to a referee listening on ``host:port``; :class:`ChannelClosed` if it
-    cannot be reached."""
+    cannot be reached. With a ``token`` its ``/token`` line goes first (before the
+    referee's ``/start``), so the server seats this program in that token's seat."""
+    line = None if token is None else token_line(token)
     try:
         reader, writer = await asyncio.open_connection(host, port, limit=_LIMIT)
     except OSError as exc:
         raise ConnectFailed(f"cannot connect to {host}:{port}: {exc}") from exc
-    return StreamChannel(reader, writer)
+    channel = StreamChannel(reader, writer)
+    if line is not None:
+        await channel.send(line)
+    return channel
 
 
 async def run_line(
@@ -250,10 +276,15 @@ async def run_tcp(
     budget: Budget = DEFAULT_BUDGET,
     strict: bool = False,
     executor: concurrent.futures.Executor | None = None,
+    token: str | None = None,
 ) -> SessionResult:
-    """Connect to a line-protocol referee at ``host:port`` and play (``--tcp``)."""
+    """Connect to a line-protocol referee at ``host:port`` and play (``--tcp``). A
+    ``token`` (``--token``) is sent first as a ``/token`` line: this project's server
+    then gives the program exactly that seat (required with ``--line-tokens``)."""
+    if token is not None:
+        token_line(token)  # a bad token is a usage error before connecting
 
     async def connect() -> Channel:
-        return await open_tcp(host, port)
+        return await open_tcp(host, port, token)
 
     return await run_line(bot, connect, budget=budget, strict=strict, executor=executor)
