@@ -84,6 +84,7 @@ N_ACTIONS = len(ACTIONS)
 
 _INDEX: dict[Action, int] = {a: i for i, a in enumerate(ACTIONS)}
 """Actions are interned (one object each) and hash by identity: a perfect, cheap key."""
+_INDEX_OF = _INDEX.__getitem__
 
 assert N_ACTIONS == 3 * KIND_COUNT + 45 + 4 and len(_INDEX) == N_ACTIONS
 
@@ -118,9 +119,8 @@ def action_of(index: int) -> Action:
 def legal_mask(legal: Iterable[Action], out: np.ndarray | None = None) -> np.ndarray:
     """A 0/1 ``int8`` vector of length :data:`N_ACTIONS`: 1 where the action is legal."""
     data = bytearray(N_ACTIONS)
-    index = _INDEX
-    for action in legal:
-        data[index[action]] = 1
+    for i in map(_INDEX_OF, legal):
+        data[i] = 1
     mask = np.frombuffer(data, np.int8)
     if out is None:
         return mask

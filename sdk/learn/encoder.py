@@ -37,7 +37,7 @@ import numpy as np
 
 from protocol.hand_state import HandState
 from protocol.melds import Meld
-from protocol.shapes import GROUP
+from protocol.shapes import GROUP, POWER
 from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import CLAIMS, TURN_CLAIMED, TURN_DRAWN, OwnState, PublicState
 from protocol.wall import RESERVED
@@ -85,7 +85,9 @@ def _offsets(me: int, seat: int, name: str) -> int:
 
 
 _RIVERS = tuple(
-    tuple((s, _offsets(me, s, "river"), _offsets(me, s, "river_counts")) for s in range(4))
+    tuple(
+        (s, _offsets(me, s, "river"), _offsets(me, s, "river_counts")) for s in range(4)
+    )
     for me in range(4)
 )
 """``_RIVERS[me]``: each seat with where its ``river`` and ``river_counts`` start."""
@@ -93,7 +95,11 @@ _SCALARS = tuple(tuple(_offsets(me, s, "seat") for s in range(4)) for me in rang
 """``_SCALARS[me][s]``: where seat ``s``'s ``seat_r`` section starts."""
 _MELDS = tuple(
     tuple(
-        (_offsets(me, s, "melds"), _offsets(me, s, "meld_counts"), _offsets(me, s, "river_claimed"))
+        (
+            _offsets(me, s, "melds"),
+            _offsets(me, s, "meld_counts"),
+            _offsets(me, s, "river_claimed"),
+        )
         for s in range(4)
     )
     for me in range(4)
@@ -108,38 +114,56 @@ _AFTER_CLAIM: tuple[tuple[int, ...], ...] = (
 )
 """Positions set after a chow or pung, by banned kind (``-1``: none)."""
 _CLAIM: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple((_DECISION + 2, _CLAIM_TILE + t, _CLAIM_FROM + r) for r in range(4)) for t in range(_K)
+    tuple((_DECISION + 2, _CLAIM_TILE + t, _CLAIM_FROM + r) for r in range(4))
+    for t in range(_K)
 )
 """Positions set when a discard of ``t`` from relative seat ``r`` is open to claims."""
 
-_GROUPS: tuple[tuple[int, int, dict[int, bytes]], ...] = tuple(
-    (kinds[0], kinds[-1] + 1, {})
-    for kinds in (tuple(t for t in range(_K) if GROUP[t] == g) for g in range(4))
-)
-"""For each key of :mod:`protocol.shapes` (a suit, or the honors): its first kind, last
-kind + 1, and the float32 bytes of its counts by key."""
-assert [a for a, _, _ in _GROUPS] == [0, 9, 18, 27] and _GROUPS[-1][1] == _K
-_MAX_KEYS = 1 << 15
-"""Keys remembered per group (a few MB at most); past that a table starts over."""
+
+def _digit_bytes(powers: tuple[int, ...]) -> tuple[bytes, ...]:
+    """For every value of a key part over kinds with these ``powers`` (base-5 digits,
+    :data:`protocol.shapes.POWER`), the float32 bytes of their counts."""
+    base = powers[0]
+    return tuple(
+        struct.pack(f"={len(powers)}f", *(((v * base) // p) % 5 for p in powers))
+        for v in range(5 ** len(powers))
+    )
 
 
-def _write_counts(
-    out: memoryview, at: int, counts: list[int], keys: list[int], known: list[int]
-) -> None:
+def _group(
+    kinds: tuple[int, ...],
+) -> tuple[int, int, int, int, tuple[bytes, ...], tuple[bytes, ...]]:
+    low, high = kinds[:5], kinds[5:]
+    split = POWER[high[0]] if high else 5 ** len(low)
+    return (
+        4 * kinds[0],
+        4 * (kinds[0] + len(low)),
+        4 * (kinds[-1] + 1),
+        split,
+        _digit_bytes(tuple(POWER[t] for t in low)),
+        _digit_bytes(tuple(POWER[t] for t in high)) if high else (b"",),
+    )
+
+
+_GROUPS = tuple(_group(tuple(t for t in range(_K) if GROUP[t] == g)) for g in range(4))
+"""For each key of :mod:`protocol.shapes` (a suit, or the honors), split in a low part
+(its first five kinds) and a high part (the rest): the byte offsets of the three
+boundaries, the key value where the high part starts, and the float32 bytes of the
+counts of each value of either part (3,125 and 625 rows: tables built once, no cache)."""
+
+
+def _write_counts(out: memoryview, at: int, keys: list[int], known: list[int]) -> None:
     """Bring the 34 counts at float offset ``at`` of the byte view ``out`` from the keys
-    ``known`` to ``counts`` (whose keys are ``keys``), updating ``known`` in place.
-    :class:`~protocol.view.OwnState` keeps ``keys`` in step with ``counts``, so a group
-    whose key did not move did not change, and a key names its counts."""
+    ``known`` to ``keys``, updating ``known`` in place: :class:`~protocol.view.OwnState`
+    keeps ``keys`` in step with its counts (a key names a suit's counts, and a suit
+    whose key did not move did not change)."""
+    at *= 4
     for g in range(4):
         key = keys[g]
         if key != known[g]:
-            a, b, table = _GROUPS[g]
-            data = table.get(key)
-            if data is None:
-                if len(table) >= _MAX_KEYS:
-                    table.clear()
-                data = table[key] = struct.pack(f"={b - a}f", *counts[a:b])
-            out[4 * (at + a) : 4 * (at + b)] = data
+            a, m, b, split, low, high = _GROUPS[g]
+            out[at + a : at + m] = low[key % split]
+            out[at + m : at + b] = high[key // split]
             known[g] = key
 
 
@@ -218,7 +242,7 @@ class _Seat:
             self.start(pub, me)
         mem = self.mem
         if own.keys != self.keys:
-            _write_counts(self.bmem, _HAND, own.counts, own.keys, self.keys)
+            _write_counts(self.bmem, _HAND, own.keys, self.keys)
         drawn = own.drawn
         if drawn != self.drawn:
             if self.drawn is not None:
@@ -301,9 +325,15 @@ class _Seat:
             if melds == known:
                 continue
             base, counts, _ = _MELDS[me][s]
-            if len(melds) > MAX_MELDS:  # cannot happen: five sets and a pair (MAX_MELDS)
-                raise ValueError(f"seat {s} has {len(melds)} melds, more than {MAX_MELDS}")
-            if len(known) > len(melds):  # melds never go away in a hand: write them anew
+            if (
+                len(melds) > MAX_MELDS
+            ):  # cannot happen: five sets and a pair (MAX_MELDS)
+                raise ValueError(
+                    f"seat {s} has {len(melds)} melds, more than {MAX_MELDS}"
+                )
+            if len(known) > len(
+                melds
+            ):  # melds never go away in a hand: write them anew
                 self.x[counts : counts + _K] = 0.0
                 self.x[base : base + MAX_MELDS * _MELD_FIELDS] = 0.0
                 known = []
@@ -368,7 +398,7 @@ class _Oracle:
         for i in range(3):
             other = owns[(seat + 1 + i) & 3]
             if other.keys != self.keys[i]:
-                _write_counts(hbytes, _HIDDEN_HAND[i], other.counts, other.keys, self.keys[i])
+                _write_counts(hbytes, _HIDDEN_HAND[i], other.keys, self.keys[i])
             if other.concealed_kongs != self.kongs[i]:
                 _kinds(hmem, _HIDDEN_KONGS[i], self.kongs[i], other.concealed_kongs)
                 self.kongs[i] = list(other.concealed_kongs)
