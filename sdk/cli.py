@@ -80,7 +80,7 @@ from sdk.botspec import house_names
 from sdk.budget import Budget, Outcome
 from sdk.local import MatchResult, play_match
 from sdk.mirror import MirrorMismatchError
-from sdk.records import Origin, Record, encode_record
+from sdk.records import Origin
 from sdk.replay.source import match_record_url
 from sdk.session import (
     ConnectionLost,
@@ -272,8 +272,8 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
         )
         _print_local(result, args.json)
         _warn_late(result, budget, args)
-        if result.record is not None:
-            return _save_log(result.record, args.save_log)
+        if result.record_bytes is not None:
+            return _save_log(result.record_bytes, args.save_log, f"local-{args.seed}")
         return EXIT_OK
     executor = ProcessExecutor(args.process_pool) if args.process_pool > 0 else None
     try:
@@ -388,18 +388,17 @@ def _writable(path: str) -> bool:
     return True
 
 
-def _save_log(record: Record, path: str) -> int:
+def _save_log(record: bytes, path: str, match_id: str) -> int:
     """Write the game record and say where it is (on stderr: stdout may carry JSON)."""
     try:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(encode_record(record), encoding="utf-8")
+        target.write_bytes(record)
     except OSError as exc:
         print(f"error: cannot write the record to {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILED
     print(
-        f"record: {path} (match {record.header.origin.match_id}); "
-        f"replay it with: python -m sdk.replay {path}",
+        f"record: {path} (match {match_id}); replay it with: python -m sdk.replay {path}",
         file=sys.stderr,
     )
     return EXIT_OK

@@ -42,7 +42,8 @@ from sdk.bot import Bot, DecisionRequest, MatchInfo
 from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats
 from sdk.decide import Traced, decide_inline
 from sdk.mirror import Mirror
-from sdk.records import Decision, Header, Origin, Record, SeatInfo, Timing, build_record
+from sdk.records import Header, Origin, Record, SeatInfo, Timing, parse_text
+from sdk.records.stream import RecordStream
 from sdk.view import GameView
 
 __all__ = ["MatchResult", "play_match"]
@@ -62,8 +63,16 @@ class MatchResult:
     stats: list[DecisionStats]
     events: list[Event] = field(default_factory=list)
     """The referee's full event log, when recorded."""
-    record: Record | None = None
-    """The game record (:mod:`sdk.records`), when asked for."""
+    record_bytes: bytes | None = None
+    """The game record's text (UTF-8), when asked for: what ``--save-log`` writes."""
+
+    @property
+    def record(self) -> Record | None:
+        """The game record (:mod:`sdk.records`), when asked for (read from
+        :attr:`record_bytes` at each call)."""
+        if self.record_bytes is None:
+            return None
+        return parse_text(self.record_bytes.decode(), source="match record")
 
     def player_at(self, seat: int) -> int:
         """The player sitting at ``seat``."""
@@ -117,8 +126,7 @@ def play_match(
     match = Match.new(seed, hands, first_dealer=first_dealer, seat_permutation=seats)
     table = _Table(match, bots, budget, strict, lazy_views, clock)
     if record:
-        table.trace = []
-    started = time.time()
+        table.stream = RecordStream(_header(table, budget, time.time(), origin), match.events)
     table.start()
     table.run()
     return MatchResult(
@@ -129,18 +137,18 @@ def play_match(
         hand_results=list(match.results),
         stats=table.stats,
         events=list(match.events) if record_events else [],
-        record=_record(table, budget, started, origin) if record else None,
+        record_bytes=None if table.stream is None else table.stream.finish("finished", time.time()),
     )
 
 
-def _record(table: _Table, budget: Budget, started: float, origin: Origin | None) -> Record:
-    """The game record of ``table``'s finished match."""
+def _header(table: _Table, budget: Budget, started: float, origin: Origin | None) -> Header:
+    """The header of ``table``'s match record."""
     match = table.match
     seats = tuple(
         SeatInfo(s, match.player_at(s), bot.name, str(getattr(bot, "version", "") or ""))
         for s, bot in enumerate(table.bot_at)
     )
-    header = Header(
+    return Header(
         seed=match.seed,
         hands=match.hands,
         seats=seats,
@@ -148,13 +156,6 @@ def _record(table: _Table, budget: Budget, started: float, origin: Origin | None
         timing=Timing(budget.decision, budget.safety_margin, started),
         origin=origin or Origin("local"),
     )
-    decisions = [
-        Decision(hand, seat, after, legal, answer, applied, outcome, seconds * 1000)  # type: ignore[arg-type]
-        for (hand, seat, after, legal), (answer, applied, outcome, seconds) in zip(
-            table.asked, table.trace or (), strict=True
-        )
-    ]
-    return build_record(header, match.events, decisions, status="finished", ended_at=time.time())
 
 
 def _fast_request(
@@ -211,10 +212,9 @@ class _Table:
         self.bot_at = [bots[match.player_at(seat)] for seat in range(4)]
         self.stats = [DecisionStats() for _ in range(4)]
         self.stats_at = [self.stats[match.player_at(seat)] for seat in range(4)]
-        self.trace: list[Traced] | None = None
-        """Each decision's answer, outcome and time, when recording."""
-        self.asked: list[tuple[int, int, int, tuple[Action, ...]]] = []
-        """Each recorded decision's hand, seat, events before it and legal actions."""
+        self.stream: RecordStream | None = None
+        """The game record, when recording: each decision is added to it as asked and
+        as settled, and what is settled is encoded at each new hand."""
         listening = [seat for seat in range(4) if self.bot_at[seat].wants("on_event")]
         self.listeners = [self.feeds[seat] for seat in listening]
         for feed in self.listeners:
@@ -241,7 +241,10 @@ class _Table:
         match, feeds, bots, stats = self.match, self.feeds, self.bot_at, self.stats_at
         reply_within, eager, strict = self.budget.reply_within, self.eager, self.strict
         events, clock = match.events, time.monotonic
-        lazy_only, trace = not (self.fed or self.hooked), self.trace
+        lazy_only, stream = not (self.fed or self.hooked), self.stream
+        trace: list[Traced] | None = None if stream is None else stream.settled
+        ask = None if stream is None else stream.asked.append
+        recorded = None  # the hand the stream has seen
         enforce = self.clock
         while not match.is_over:
             hand = match.current
@@ -255,8 +258,11 @@ class _Table:
                 drawn = hand.drawn_tile(seat)
             now = clock()
             request = _request(legal, now + reply_within, "", drawn)
-            if trace is not None:
-                self.asked.append((match.hand_no, seat, len(events), legal))
+            if trace is not None:  # recording: what was asked (decide_inline adds the rest)
+                if hand is not recorded:  # a new hand: encode the last one's
+                    stream.flush()  # type: ignore[union-attr]
+                    recorded = hand
+                ask((seat, len(events), legal))  # type: ignore[misc]
             action = decide_inline(
                 bots[seat], feed.window, request, stats[seat], trace, enforce, started=now
             )

@@ -35,7 +35,7 @@ def test_writes_json_markdown_and_log(tmp_path: Path, capsys: pytest.CaptureFixt
     assert seeded["hands"] == 16 and seeded["points_per_hand"]["n"] == 1  # 2 players x 8
     markdown = (tmp_path / "arena.md").read_text()
     assert "| seeded |" in markdown and "## Pairwise differences" in markdown
-    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
+    assert len(list((tmp_path / "records").glob("*.jsonl"))) == 4  # --log: the records
     assert "Pairs" in capsys.readouterr().out
 
 
@@ -43,6 +43,10 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert main(["bots.random", "bots.random", "bots.random", "no_such_bot_mod"]) == 2
     assert "no bot 'no_such_bot_mod': it is not a house bot" in capsys.readouterr().err
     assert main(["bots.random"] * 4 + ["--log"]) == 2
+    assert "--log needs --out DIR" in capsys.readouterr().err
+    both = ["--log", "--out", str(tmp_path), "--save-logs", str(tmp_path / "r")]
+    assert main(["bots.random"] * 4 + both) == 2
+    assert "give one of them" in capsys.readouterr().err
     assert main(["bots.random"] * 4 + ["--match-hands", "0"]) == 2
     assert main(["bots.random"] * 3) == 2
 

@@ -15,8 +15,26 @@ from sdk.arena import run_arena
 BOTS = [SeededRandom, RngAttribute, GlobalRandom, SeededRandom]
 
 
-def _matches(log: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in log.read_text().splitlines()]
+def _matches(records: Path) -> list[dict[str, Any]]:
+    """Each game record (``--save-logs``) as its deal, match seed, seating
+    (``seats[player] = seat``) and events, in deal order."""
+    out = []
+    for path in sorted(records.glob("*.jsonl")):  # named by seed, deal and seating
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        header = lines[0]
+        seats = [0] * 4
+        for seat in header["seats"]:
+            seats[seat["player"]] = seat["seat"]
+        events = [line["event"] for line in lines if line["type"] == "event"]
+        out.append(
+            {
+                "deal": header["origin"]["deal"],
+                "seed": header["seed"],
+                "seats": seats,
+                "events": events,
+            }
+        )
+    return out
 
 
 def _dealt_by_seat(match: dict[str, Any]) -> dict[int, list[str]]:
@@ -30,12 +48,14 @@ def _by_deal(matches: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 def test_duplicate_rotates_every_player_through_every_seat_on_identical_walls(
     tmp_path: Path,
 ) -> None:
-    log = tmp_path / "games.jsonl"
-    result = run_arena(BOTS, hands=24, match_hands=2, duplicate=True, backend="local", log=log)
+    log = tmp_path / "records"
+    result = run_arena(
+        BOTS, hands=24, match_hands=2, duplicate=True, backend="local", save_logs=log
+    )
     deals = _by_deal(_matches(log))
     assert [len(d) for d in deals] == [4, 4, 4] and result.deals == 3
     for deal in deals:
-        assert [tuple(m["seats"]) for m in deal] == rotations()
+        assert sorted(tuple(m["seats"]) for m in deal) == sorted(rotations())
         assert len({m["seed"] for m in deal}) == 1  # one match seed, so the same walls
         first = _dealt_by_seat(deal[0])
         assert all(_dealt_by_seat(m) == first for m in deal)  # same tiles at each seat
@@ -46,16 +66,16 @@ def test_duplicate_rotates_every_player_through_every_seat_on_identical_walls(
 
 
 def test_all_seatings_plays_the_24_permutations(tmp_path: Path) -> None:
-    log = tmp_path / "games.jsonl"
-    run_arena(BOTS, hands=1, match_hands=1, all_seatings=True, backend="local", log=log)
+    log = tmp_path / "records"
+    run_arena(BOTS, hands=1, match_hands=1, all_seatings=True, backend="local", save_logs=log)
     matches = _matches(log)
     assert sorted(tuple(m["seats"]) for m in matches) == list(itertools.permutations(range(4)))
     assert len({json.dumps(_dealt_by_seat(m)) for m in matches}) == 1
 
 
 def test_independent_walls_play_each_deal_once_in_order(tmp_path: Path) -> None:
-    log = tmp_path / "games.jsonl"
-    result = run_arena(BOTS, hands=6, match_hands=2, backend="local", log=log)
+    log = tmp_path / "records"
+    result = run_arena(BOTS, hands=6, match_hands=2, backend="local", save_logs=log)
     matches = _matches(log)
     assert [(m["deal"], tuple(m["seats"])) for m in matches] == [
         (d, (0, 1, 2, 3)) for d in range(3)

@@ -201,14 +201,3 @@ def test_another_version_or_format_is_refused(played: Record, tmp_path: Path) ->
         read_record(path)
     with pytest.raises(RecordVersionError, match="not a taimahjong-record header"):
         parse_text('{"type":"match","match_id":"m1"}\n')
-
-
-def test_the_fast_encoders_write_what_to_json_says(played: Record) -> None:
-    from sdk.records import Decision
-    from sdk.records.writer import decision_text, dumps, event_text
-
-    for ev in played.events:
-        assert event_text(ev) == dumps(ev.to_json())
-    odd = Decision(0, 1, 3, (PASS,), None, PASS, Outcome.MALFORMED, None, "r7", '{"x', 'bad "json"')
-    for d in (*played.decisions, odd):
-        assert json.loads(decision_text(d)) == d.to_json()

@@ -22,7 +22,8 @@ are identical for every backend (``local``, ``process``, ``ray``) and worker cou
 Modules: ``loader`` (bot specs and seeding), ``deal`` (seeds, seatings, playing a deal),
 ``runner`` (backends), ``stats`` (t intervals), ``timing`` (decision-time histograms),
 ``result`` (aggregation, :class:`ArenaResult`), ``report`` (tables, Markdown, files),
-``progress`` (live bar), ``gamelog`` (JSON-lines logs), ``cli`` (the command line).
+``progress`` (live bar), ``recordfiles`` (the game records of ``--save-logs`` and
+``--log``), ``cli`` (the command line).
 """
 
 from sdk.arena.api import run_arena

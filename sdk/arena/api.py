@@ -20,7 +20,6 @@ from typing import Any
 
 from protocol.match import DEFAULT_HANDS
 from sdk.arena.deal import ArenaPlan, DealRecord, deals_for, seatings
-from sdk.arena.gamelog import GameLog
 from sdk.arena.loader import BotFactory, BotSource, load_bot
 from sdk.arena.progress import ArenaProgress
 from sdk.arena.recordfiles import RecordFiles
@@ -43,7 +42,6 @@ def run_arena(
     workers: int | None = None,
     address: str | None = None,
     budget: Budget = DEFAULT_BUDGET,
-    log: str | Path | None = None,
     save_logs: str | Path | None = None,
     save_logs_every: int = 1,
     progress: bool | None = False,
@@ -53,11 +51,11 @@ def run_arena(
 
     Hands come in whole deals: one match of ``match_hands`` hands from a seed derived
     from ``seed`` and the deal number, played once (independent walls) or under the 4
-    rotations (``duplicate``) or all 24 seatings (``all_seatings``). ``log`` writes the
-    referee's events as JSON lines (one match a line). ``save_logs`` writes the game
-    record (``docs/RECORDS.md``) of every match of every ``save_logs_every``-th deal into
-    that directory, one file per match named by :func:`sdk.arena.deal.record_name`. ``progress=None`` shows the bar
-    when stderr is a terminal. Ctrl-C returns a result marked ``partial``.
+    rotations (``duplicate``) or all 24 seatings (``all_seatings``). ``save_logs``
+    writes the game record (``docs/RECORDS.md``) of every match of every
+    ``save_logs_every``-th deal into that directory, one file per match named by
+    :func:`sdk.arena.deal.record_name`; without it nothing is recorded. ``progress=None``
+    shows the bar when stderr is a terminal. Ctrl-C returns a result marked ``partial``.
     """
     factories = [load_bot(b) for b in bots]
     if len(factories) != 4:
@@ -72,7 +70,6 @@ def run_arena(
         match_hands=match_hands,
         seatings=tuple(seatings(duplicate or all_seatings, every=all_seatings)),
         budget=budget,
-        record_events=log is not None,
         records_every=save_logs_every if save_logs is not None else 0,
     )
     labels = labels_for(factories)
@@ -81,14 +78,11 @@ def run_arena(
     workers = 1 if backend == "local" else workers or os.cpu_count() or 1
     config = _config(plan, labels, hands, backend, workers)
     with contextlib.ExitStack() as stack:
-        sink = _log_sink(stack, log)
         records = None if save_logs is None else RecordFiles(save_logs)
         bar = stack.enter_context(ArenaProgress(n_deals * plan.hands_per_deal, enabled=progress))
 
         def on_deal(record: DealRecord) -> None:
             aggregator.add(record)
-            if sink is not None:
-                sink.add(record)
             if records is not None:
                 records.add(record)
             bar.advance(plan.hands_per_deal, aggregator.standings())
@@ -139,13 +133,3 @@ def _config(
         "backend": backend,
         "workers": workers,
     }
-
-
-def _log_sink(stack: contextlib.ExitStack, log: str | Path | None) -> GameLog | None:
-    if log is None:
-        return None
-    path = Path(log)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sink = GameLog(stack.enter_context(path.open("w", encoding="utf-8")))
-    stack.callback(sink.close)
-    return sink

@@ -1,8 +1,9 @@
 """The command line: ``python -m sdk.arena BOT BOT BOT BOT [options]``.
 
-Prints the tables, writes ``arena.json`` and ``arena.md`` (and ``games.jsonl`` with
-``--log``) to ``--out``, and with ``--save-logs DIR`` one game record per match
-(``docs/RECORDS.md``; ``--save-logs-every N`` keeps every N-th deal only). Exit status: 0 when every deal was played, 130 after Ctrl-C (the
+Prints the tables, writes ``arena.json`` and ``arena.md`` to ``--out``, and with
+``--save-logs DIR`` one game record per match (``docs/RECORDS.md``; ``--save-logs-every
+N`` keeps every N-th deal only; ``--log`` is ``--save-logs OUT/records``). Exit status:
+0 when every deal was played, 130 after Ctrl-C (the
 report of the deals played is still printed and written, marked partial), 2 on a bad
 argument or a bot that cannot be loaded (one line, :mod:`protocol.cli`), 1 when Ray is
 asked for but not installed.
@@ -62,7 +63,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=BACKENDS, default="process")
     p.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
     p.add_argument("--out", type=Path, default=None, help="directory for arena.json, arena.md")
-    p.add_argument("--log", action="store_true", help="also write OUT/games.jsonl (events)")
+    p.add_argument(
+        "--log", action="store_true",
+        help="write every match's game record into OUT/records (= --save-logs OUT/records)",
+    )  # fmt: skip
     p.add_argument(
         "--save-logs", type=Path, default=None, metavar="DIR",
         help="write the game record of every match there (docs/RECORDS.md)",
@@ -77,6 +81,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+RECORDS_DIR = "records"
+"""Where ``--log`` writes the game records, under ``--out``."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit code."""
     return run_command(_main, argv)
@@ -86,8 +94,12 @@ def _main(argv: Sequence[str] | None) -> int:
     p = parser()
     args = p.parse_args(argv)
     err = Console(stderr=True)
-    if args.log and args.out is None:
-        p.error("--log needs --out DIR")
+    if args.log:
+        if args.out is None:
+            p.error("--log needs --out DIR (it writes the game records into OUT/records)")
+        if args.save_logs is not None:
+            p.error("--log is --save-logs OUT/records: give one of them")
+        args.save_logs = args.out / RECORDS_DIR
     for option in ("hands", "match_hands", "workers"):
         value = getattr(args, option)
         if value is not None and value < 1:
@@ -104,7 +116,6 @@ def _main(argv: Sequence[str] | None) -> int:
             workers=args.workers,
             address=args.address,
             budget=Budget(args.decision_seconds, args.safety_margin),
-            log=args.out / "games.jsonl" if args.log else None,
             save_logs=args.save_logs,
             save_logs_every=args.save_logs_every,
             progress=False if args.quiet else None,

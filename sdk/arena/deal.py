@@ -7,8 +7,8 @@ duplicate seating the set is the four rotations (each player sits at each seat o
 all 24 permutations; without it, one match with player ``p`` at seat ``p``.
 
 A worker returns a :class:`DealRecord`: per match and player a small tally (points,
-wins, self-draws, deal-ins, tai, decision times, fallbacks) and, if asked, the match's
-events as one JSON line, and the game records of the deals sampled (``--save-logs``).
+wins, self-draws, deal-ins, tai, decision times, fallbacks) and the game records of the
+deals sampled (``--save-logs``).
 The parent aggregates these in deal order.
 
 >>> deal_seed(7, 0) == deal_seed(7, 0) != deal_seed(7, 1)
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import random
 from dataclasses import dataclass, field
 
@@ -31,7 +30,7 @@ from sdk.arena.loader import BotFactory
 from sdk.arena.timing import TimingHistogram
 from sdk.budget import DEFAULT_BUDGET, Budget, Outcome
 from sdk.local import MatchResult, play_match
-from sdk.records import Origin, encode_record
+from sdk.records import Origin
 
 __all__ = [
     "ArenaPlan",
@@ -78,7 +77,6 @@ class ArenaPlan:
     match_hands: int
     seatings: tuple[tuple[int, ...], ...]
     budget: Budget = DEFAULT_BUDGET
-    record_events: bool = False
     records_every: int = 0
     """Keep the game record of every match of every ``records_every``-th deal (0: none)."""
     lazy_views: bool = True
@@ -133,9 +131,8 @@ class MatchRecord:
     seating: tuple[int, ...]
     scores: tuple[int, ...]
     players: list[PlayerTally]
-    log: str | None = None
-    record: str | None = None
-    """The game record's text (:mod:`sdk.records`), for the deals sampled."""
+    record: bytes | None = None
+    """The game record, UTF-8 (:mod:`sdk.records`), for the deals sampled."""
 
 
 @dataclass(slots=True)
@@ -168,7 +165,6 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
             hands=plan.match_hands,
             seats=seating,
             budget=plan.budget,
-            record_events=plan.record_events,
             record=keep,
             origin=origin,
             lazy_views=plan.lazy_views,
@@ -179,8 +175,7 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
         seating=tuple(seating),
         scores=tuple(result.scores),
         players=[_tally(result, p) for p in range(4)],
-        log=_log_line(result, deal) if plan.record_events else None,
-        record=None if result.record is None else encode_record(result.record),
+        record=result.record_bytes,
     )
 
 
@@ -213,19 +208,6 @@ def _count_hand(tally: PlayerTally, hand: HandResult, seat: int) -> None:
         tally.tai += int((hand.score or {}).get("total_tai", 0))
     elif hand.discarder == seat:
         tally.deal_ins += 1
-
-
-def _log_line(result: MatchResult, deal: int) -> str:
-    """The match as one JSON line: who sat where, the scores, then the referee's events."""
-    record = {
-        "deal": deal,
-        "seed": result.seed,
-        "names": list(result.names),
-        "seats": list(result.seats),
-        "scores": list(result.scores),
-        "events": [e.to_json() for e in result.events],
-    }
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
 def deals_for(hands: int, plan: ArenaPlan) -> int:
