@@ -85,9 +85,7 @@ def _offsets(me: int, seat: int, name: str) -> int:
 
 
 _RIVERS = tuple(
-    tuple(
-        (s, _offsets(me, s, "river"), _offsets(me, s, "river_counts")) for s in range(4)
-    )
+    tuple((s, _offsets(me, s, "river"), _offsets(me, s, "river_counts")) for s in range(4))
     for me in range(4)
 )
 """``_RIVERS[me]``: each seat with where its ``river`` and ``river_counts`` start."""
@@ -114,8 +112,7 @@ _AFTER_CLAIM: tuple[tuple[int, ...], ...] = (
 )
 """Positions set after a chow or pung, by banned kind (``-1``: none)."""
 _CLAIM: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple((_DECISION + 2, _CLAIM_TILE + t, _CLAIM_FROM + r) for r in range(4))
-    for t in range(_K)
+    tuple((_DECISION + 2, _CLAIM_TILE + t, _CLAIM_FROM + r) for r in range(4)) for t in range(_K)
 )
 """Positions set when a discard of ``t`` from relative seat ``r`` is open to claims."""
 
@@ -325,15 +322,9 @@ class _Seat:
             if melds == known:
                 continue
             base, counts, _ = _MELDS[me][s]
-            if (
-                len(melds) > MAX_MELDS
-            ):  # cannot happen: five sets and a pair (MAX_MELDS)
-                raise ValueError(
-                    f"seat {s} has {len(melds)} melds, more than {MAX_MELDS}"
-                )
-            if len(known) > len(
-                melds
-            ):  # melds never go away in a hand: write them anew
+            if len(melds) > MAX_MELDS:  # cannot happen: five sets and a pair (MAX_MELDS)
+                raise ValueError(f"seat {s} has {len(melds)} melds, more than {MAX_MELDS}")
+            if len(known) > len(melds):  # melds never go away in a hand: write them anew
                 self.x[counts : counts + _K] = 0.0
                 self.x[base : base + MAX_MELDS * _MELD_FIELDS] = 0.0
                 known = []
