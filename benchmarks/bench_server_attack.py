@@ -32,7 +32,7 @@ less sensitive to other load than latency). Goal
 decision, memory bounded, no lost finished hand.
 
 Run: ``python benchmarks/bench_server_attack.py [--victims 10] [--hands 2]
-[--only flood,rest] [--idle 1500]``
+[--only flood,rest] [--idle 1500] [--nice 19]``
 """
 
 from __future__ import annotations
@@ -315,11 +315,11 @@ ATTACKS: dict[str, Attack] = {
 }
 
 
-def _attacker(name: str, url: str, idle: int, stop: Any, notes: Any) -> None:
+def _attacker(name: str, url: str, idle: int, nice: int, stop: Any, notes: Any) -> None:
     """The attacker's process: run attack ``name`` until ``stop`` is set. It stands for
-    other machines, so it runs at the lowest CPU priority (nice 19): on a shared machine
-    its own CPU would otherwise slow the victims' bots, not the server."""
-    os.nice(19)
+    other machines, so it runs at a low CPU priority (``--nice``, 19): on a shared
+    machine its own CPU would otherwise slow the victims' bots, not the server."""
+    os.nice(nice)
 
     async def run() -> str:
         event = asyncio.Event()
@@ -351,7 +351,9 @@ async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespa
     created = await _create_victims(url, args.victims, args.hands, args.seed)
     attacker = None
     if name != "baseline":
-        attacker = context.Process(target=_attacker, args=(name, url, args.idle, stop, notes))
+        attacker = context.Process(
+            target=_attacker, args=(name, url, args.idle, args.nice, stop, notes)
+        )
         attacker.start()
         await asyncio.sleep(3.0)  # let the attack build up (a flooder is cut after ~4 s)
     try:
@@ -391,6 +393,9 @@ def main() -> None:
     parser.add_argument("--victims", type=int, default=10, help="honest tables per phase")
     parser.add_argument("--hands", type=int, default=2, help="hands per honest match")
     parser.add_argument("--idle", type=int, default=1500, help="idle connections to open")
+    parser.add_argument(
+        "--nice", type=int, default=19, help="the attacker process's niceness (default: 19)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", default="", help="comma-separated attacks (default: all)")
     args = parser.parse_args()
