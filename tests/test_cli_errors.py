@@ -181,10 +181,39 @@ async def test_a_finished_match_token_does_not_replay_old_scores(
     capsys.readouterr()
     code, err = await asyncio.to_thread(_run, _bot, argv, capsys)
     assert code == EXIT_FAILED
-    assert err == (
-        "error: the server refused the session (bad_token): this token's match has ended; "
-        "check --token (or $TAIMAHJONG_TOKEN), or omit it to be seated by the lobby"
-    )
+    assert err == _MATCH_ENDED
+
+
+_MATCH_ENDED = (
+    "error: the server refused the session (bad_token): this token's match has ended; "
+    "check --token (or $TAIMAHJONG_TOKEN), or omit it to be seated by the lobby"
+)
+
+
+async def test_a_token_of_a_table_dropped_from_memory_still_hears_its_match_ended(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config = ServerConfig(port=0, db_path=":memory:", finished_grace=0.05)
+    async with (
+        running_server(config) as server,
+        httpx.AsyncClient(base_url=server.url) as http,
+    ):
+        seats = [{"seat": 0, "bot_name": "me", "transport": "ws"}]
+        body = {"seed": 1, "hands": 1, "seats": seats}
+        created = (await http.post("/v1/tables", json=body)).json()
+        argv = ["--url", server.ws_url, "--token", created["tokens"]["0"], "--json"]
+        assert await asyncio.to_thread(_bot, argv) == EXIT_OK
+        capsys.readouterr()
+        for _ in range(200):  # the table leaves memory finished_grace after its end
+            if created["table_id"] not in server.server.tables:
+                break
+            await asyncio.sleep(0.02)
+        assert created["table_id"] not in server.server.tables
+        code, err = await asyncio.to_thread(_run, _bot, argv, capsys)
+        unknown = [*argv[:3], "not-a-token", *argv[4:]]
+        code_unknown, err_unknown = await asyncio.to_thread(_run, _bot, unknown, capsys)
+    assert (code, err) == (EXIT_FAILED, _MATCH_ENDED)
+    assert code_unknown == EXIT_FAILED and "unknown token" in err_unknown
 
 
 def test_analyze_into_a_closed_pipe_ends_quietly() -> None:

@@ -61,6 +61,9 @@ RULES = ("tcga-2024",)
 """Rule sets this server plays."""
 KEEP_FINISHED = 500
 """Statuses of finished tables kept in memory (small; older ones come from the store)."""
+KEEP_ENDED_TOKENS = 4 * KEEP_FINISHED
+"""Protocol v1 tokens of forgotten finished tables remembered, so that a bot presenting
+one hears that its match has ended rather than that its token is unknown."""
 LINE_TOKEN = "/token"
 """The line a TCP line program may send first, with its seat's secret, to take that
 seat (a server extension of the line protocol; see docs/SERVER.md)."""
@@ -169,6 +172,8 @@ class TournamentServer:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._finished: OrderedDict[str, TableStatus] = OrderedDict()
         """Final statuses of finished tables (their tables are dropped from memory)."""
+        self._ended_tokens: OrderedDict[str, None] = OrderedDict()
+        """Tokens of the finished tables already forgotten (bounded, oldest out)."""
         self._board: tuple[float, Leaderboard] | None = None
         self._open_line_seats: deque[tuple[Table, LineSeat]] = deque()
         self.line_tokens: dict[str, tuple[Table, LineSeat]] = {}
@@ -349,8 +354,10 @@ class TournamentServer:
         if self.tables.get(table.spec.table_id) is table:
             del self.tables[table.spec.table_id]
         for seat in table.seats:
-            if isinstance(seat, WsSeat):
-                self.tokens.pop(seat.token, None)
+            if isinstance(seat, WsSeat) and self.tokens.pop(seat.token, None) is not None:
+                self._ended_tokens[seat.token] = None
+        while len(self._ended_tokens) > KEEP_ENDED_TOKENS:
+            self._ended_tokens.popitem(last=False)
         self._open_line_seats = deque((t, s) for t, s in self._open_line_seats if t is not table)
         for seat in table.seats:
             self.line_tokens.pop(self._line_token_of.pop(id(seat), ""), None)
@@ -457,6 +464,11 @@ class TournamentServer:
     def seat_for_token(self, token: str) -> WsSeat | None:
         """The protocol v1 seat whose secret is ``token``."""
         return self.tokens.get(token)
+
+    def token_ended(self, token: str) -> bool:
+        """Whether ``token`` was a seat's of a finished table this server has since
+        dropped from memory (the last :data:`KEEP_ENDED_TOKENS` of them)."""
+        return token in self._ended_tokens
 
     async def _on_line_client(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter

@@ -26,12 +26,19 @@ import secrets
 __all__ = ["FloodError", "TokenBucket", "new_token", "same_token"]
 
 TOKEN_BYTES = 24
-"""Entropy of a seat token (192 bits, URL-safe text)."""
+"""Entropy of a seat token (192 bits, as 48 hex digits)."""
 
 
 def new_token() -> str:
-    """A fresh, unguessable seat token."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    """A fresh, unguessable seat token: hex digits only, so that it is one word on any
+    command line and never begins with ``-`` (``--token -x...`` would read as an option;
+    URL-safe base64 began with ``-`` once in 64 tokens).
+
+    >>> token = new_token()
+    >>> len(token), set(token) <= set("0123456789abcdef")
+    (48, True)
+    """
+    return secrets.token_hex(TOKEN_BYTES)
 
 
 def same_token(given: str | None, expected: str) -> bool:

@@ -182,7 +182,9 @@ class _Session:
         else:
             seat = self.server.seat_for_token(hello.token)
             if seat is None:
-                self.conn.error(ErrorCode.BAD_TOKEN, "unknown token")
+                ended = self.server.token_ended(hello.token)
+                message = "this token's match has ended" if ended else "unknown token"
+                self.conn.error(ErrorCode.BAD_TOKEN, message)
                 return
             if hello.last_seq is None and seat.ctx is not None and seat.ctx.over:
                 # a new session on a finished match: say so (a resume still gets the end)
