@@ -130,6 +130,17 @@ def test_missing_input_is_a_one_line_error(
     assert "nope.jsonl" in err and err.count("\n") == 1
 
 
+def test_usage_errors_are_one_line_with_exit_code_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path)]) == 2  # no -o
+    err = capsys.readouterr().err
+    assert "-o" in err and "--help" in err and err.count("\n") == 1
+    assert main([str(tmp_path), "-o", "x.npz", "--no-such-flag"]) == 2
+    err = capsys.readouterr().err
+    assert "--no-such-flag" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
 def test_large_inputs_stream_rows_to_disk(tmp_path: Path) -> None:
     text, live = _play_live(seed=30, hands=1)
     for i in range(3):

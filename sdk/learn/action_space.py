@@ -82,8 +82,9 @@ ACTIONS: tuple[Action, ...] = (
 
 N_ACTIONS = len(ACTIONS)
 
-_INDEX: dict[int, int] = {id(a): i for i, a in enumerate(ACTIONS)}
-"""Actions are interned (one object each), so the object's identity is a perfect key."""
+_INDEX: dict[Action, int] = {a: i for i, a in enumerate(ACTIONS)}
+"""Actions are interned (one object each) and hash by identity: a perfect, cheap key."""
+_INDEX_OF = _INDEX.__getitem__
 
 assert N_ACTIONS == 3 * KIND_COUNT + 45 + 4 and len(_INDEX) == N_ACTIONS
 
@@ -101,13 +102,13 @@ class MaskedActionError(MahjongError, ValueError):
 
 def index_of(action: Action) -> int:
     """The index of ``action``."""
-    return _INDEX[id(action)]
+    return _INDEX[action]
 
 
 def indices_of(legal: Iterable[Action]) -> list[int]:
     """The indices of ``legal``, in the same order."""
     index = _INDEX
-    return [index[id(a)] for a in legal]
+    return [index[a] for a in legal]
 
 
 def action_of(index: int) -> Action:
@@ -118,14 +119,16 @@ def action_of(index: int) -> Action:
 def legal_mask(legal: Iterable[Action], out: np.ndarray | None = None) -> np.ndarray:
     """A 0/1 ``int8`` vector of length :data:`N_ACTIONS`: 1 where the action is legal."""
     data = bytearray(N_ACTIONS)
-    index = _INDEX
-    for action in legal:
-        data[index[id(action)]] = 1
+    for i in map(_INDEX_OF, legal):
+        data[i] = 1
     mask = np.frombuffer(data, np.int8)
     if out is None:
         return mask
     out[:] = mask
     return out
+
+
+_INDEX_TYPES = (int, np.integer)
 
 
 def describe_index(index: object) -> str:
@@ -142,8 +145,8 @@ def describe_index(index: object) -> str:
 def check_index(who: str, index: object, legal: Sequence[Action]) -> Action:
     """The action of ``index`` if it is one of ``legal``; otherwise raise
     :class:`MaskedActionError` naming the legal set (nothing else is touched)."""
-    if isinstance(index, int | np.integer) and 0 <= int(index) < N_ACTIONS:
-        action = ACTIONS[int(index)]
+    if isinstance(index, _INDEX_TYPES) and 0 <= index < N_ACTIONS:
+        action = ACTIONS[index]
         if action in legal:
             return action
     raise MaskedActionError(who, index, indices_of(legal))

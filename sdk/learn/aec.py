@@ -35,8 +35,9 @@ import numpy as np
 from gymnasium.spaces import Dict, Discrete
 from pettingzoo import AECEnv
 
+from sdk.learn.encoder import Encoder
 from sdk.learn.episodes import EpisodeConfig, EpisodeSeeds, action_space, observation_space
-from sdk.learn.game import LearningGame
+from sdk.learn.game import NO_POINTS, LearningGame
 
 __all__ = ["AGENTS", "TaiMahjongAEC", "env"]
 
@@ -71,6 +72,7 @@ class TaiMahjongAEC(AECEnv):
         self.agents: list[str] = []
         self._seeds = EpisodeSeeds(None)
         self.game: LearningGame | None = None
+        self._encoder = Encoder()  # its arrays serve one episode after another
         self.final_points: list[int] = [0, 0, 0, 0]
         """Each seat's points over the last finished episode."""
 
@@ -86,7 +88,9 @@ class TaiMahjongAEC(AECEnv):
         if seed is not None:
             self._seeds = EpisodeSeeds(seed)
         match_seed, dealer = self._seeds.next(self.config.first_dealer)
-        self.game = LearningGame(match_seed, self.config.hands, dealer, self.config.reward)
+        self.game = LearningGame(
+            match_seed, self.config.hands, dealer, self.config.reward, self._encoder
+        )
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -99,9 +103,9 @@ class TaiMahjongAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.game is not None, "call reset() first"
-        seat = _SEAT[agent]
-        obs = self.game.observe_oracle(seat) if self.config.oracle else self.game.observe(seat)
-        return {"observation": obs, "action_mask": self.game.mask(seat)}
+        game, seat = self.game, _SEAT[agent]
+        obs = game.observe_oracle(seat) if self.config.oracle else game.observe(seat)
+        return {"observation": obs, "action_mask": game.mask(seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -112,6 +116,9 @@ class TaiMahjongAEC(AECEnv):
         assert game is not None
         points = game.step(_SEAT[agent], action)  # type: ignore[arg-type]  # raises, unchanged, if illegal
         self._cumulative_rewards[agent] = 0.0
+        if points is NO_POINTS and not self._rewarded:  # the usual step: no hand ended
+            self.agent_selection = AGENTS[game.next_seat()]  # type: ignore[index]
+            return
         if any(points) or self._rewarded:  # rewards are zero between hand ends
             scale = self.config.reward_scale
             for s, a in enumerate(AGENTS):

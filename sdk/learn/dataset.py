@@ -28,7 +28,6 @@ names it), for example to imitate one bot from arena logs.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -40,10 +39,12 @@ from typing import IO
 
 import numpy as np
 
+from protocol.cli import EXIT_OK, CommandError, Parser, run_command
 from protocol.events import project
 from protocol.view import SeatView
 from sdk.learn.action_space import N_ACTIONS, index_of, legal_mask
-from sdk.learn.encoding import OBS_SIZE, encode
+from sdk.learn.encoder import Encoder
+from sdk.learn.encoding import OBS_SIZE
 from sdk.records import Record, RecordError, read_record
 from sdk.view import GameView
 
@@ -82,6 +83,7 @@ def record_samples(record: Record, bots: Iterable[str] | None = None) -> Iterato
     seats = {s for s in range(4) if wanted is None or record.header.name_at(s) in wanted}
     points = {hand.hand: hand.result.payments for hand in record.hands}
     views = [SeatView(seat) for seat in range(4)]
+    encoder = Encoder()  # the same numbers as encode(), updated from decision to decision
     events, applied = record.events, 0
     for decision in record.decisions:
         while applied < decision.after_event:
@@ -95,7 +97,7 @@ def record_samples(record: Record, bots: Iterable[str] | None = None) -> Iterato
             continue
         paid = points.get(decision.hand)
         yield Sample(
-            observation=encode(GameView(views[decision.seat])),
+            observation=encoder.encode(GameView(views[decision.seat])),
             mask=legal_mask(decision.legal),
             action=index_of(decision.applied),
             outcome=0 if paid is None else paid[decision.seat],
@@ -232,8 +234,14 @@ def _stderr_console():  # type: ignore[no-untyped-def]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line (``python -m sdk.learn.dataset``); returns the exit code."""
-    parser = argparse.ArgumentParser(
+    """The command line (``python -m sdk.learn.dataset``); returns the exit code: 0
+    done, 1 a record or file that cannot be read or written, 2 a usage error (one line
+    on stderr each time, never a traceback: :mod:`protocol.cli`)."""
+    return run_command(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    parser = Parser(
         prog="python -m sdk.learn.dataset",
         description="Turn game records into (observation, mask, action, outcome) arrays.",
     )
@@ -252,18 +260,16 @@ def main(argv: list[str] | None = None) -> int:
             progress=not args.quiet and sys.stderr.isatty(),
         )
     except RecordError as exc:
-        print(f"error: {exc} (pass --skip-bad to skip such records)", file=sys.stderr)
-        return 1
+        raise CommandError(f"{exc} (pass --skip-bad to skip such records)") from exc
     except OSError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(str(exc)) from exc
     for line in report.skipped:
         print(f"skipped: {line}", file=sys.stderr)
     print(
         f"wrote {report.samples} samples from {report.records} records to {args.out}"
         + (f" ({len(report.skipped)} skipped)" if report.skipped else "")
     )
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

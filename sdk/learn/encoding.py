@@ -56,9 +56,7 @@ then ``wall`` (34 counts of the undrawn wall, the reserved tiles included).
 
 from __future__ import annotations
 
-import struct
-from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -78,11 +76,11 @@ __all__ = [
     "ORACLE_SIZE",
     "RIVER_SLOTS",
     "SEAT_BLOCK_SIZE",
-    "Encoder",
     "describe_layout",
     "encode",
     "encode_oracle",
     "live_view",
+    "meld_features",
     "seat_block",
     "section",
 ]
@@ -231,7 +229,7 @@ def _table_part(pub: PublicState, seat: int, b: np.ndarray) -> None:
     if melds:
         shown = [0] * _K
         for i, meld in enumerate(melds):
-            tiles, fields = _meld_features(meld, seat)
+            tiles, fields = meld_features(meld, seat)
             for t in tiles:
                 shown[t] += 1
             base = _B_MELDS + i * _MELD_FIELDS
@@ -248,7 +246,7 @@ def _table_part(pub: PublicState, seat: int, b: np.ndarray) -> None:
             b[_B_CLAIMED + i] = 1.0
 
 
-def _meld_features(meld: Meld, seat: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+def meld_features(meld: Meld, seat: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """A meld's tiles and its four fields (kind, lowest tile id, claimed tile id,
     source relative to the melder)."""
     called = 0 if meld.called is None else meld.called + 1
@@ -297,180 +295,6 @@ def _sparse(view: GameView) -> dict[int, float]:
         if pub.banned is not None:
             out[_BANNED + pub.banned] = 1.0
     return {at: value for at, value in out.items() if value}
-
-
-class Encoder:
-    """:func:`encode`, fast: an observation is assembled from ready-made float32 bytes
-    (one-hot rows, each suit's counts by its key, each seat's melds and river, kept up
-    to date in place since rivers only grow within a hand) and converted once, so it
-    costs two numpy calls instead of dozens. Gives the same arrays as :func:`encode` (a
-    test checks it at every step of many hands). Call :meth:`clear` when a new hand
-    starts (the environments do).
-
-    >>> from protocol.hand_state import HandState
-    >>> view = GameView(live_view(HandState.new(seed=7, dealer=0), 0))
-    >>> bool((Encoder().encode(view) == encode(view)).all())
-    True
-    """
-
-    __slots__ = ("_blocks", "_bytes", "_keys")
-
-    def __init__(self) -> None:
-        self._blocks: list[array[float] | None] = [None] * 4
-        self._bytes: list[bytes] = [b""] * 4
-        self._keys: list[tuple[int, int, list[Meld]] | None] = [None] * 4
-
-    def clear(self) -> None:
-        """Forget every block (a new hand, or another game)."""
-        self._blocks = [None] * 4
-        self._bytes = [b""] * 4
-        self._keys = [None] * 4
-
-    def encode(self, view: GameView, out: np.ndarray | None = None) -> np.ndarray:
-        """The observation of ``view``'s seat (a new array, or ``out`` filled)."""
-        sv = view.seat_view
-        pub, own, me = sv.public, sv.own, sv.seat
-        m, p, s, h = own.keys  # the hand's counts, one base-5 key per suit (protocol.shapes)
-        segments = _SEGMENTS
-        drawn = own.drawn
-        concealed, kongs, scores, dealer = (
-            pub.concealed,
-            pub.concealed_kongs,
-            pub.scores,
-            pub.dealer,
-        )
-        s0, s1, s2, s3 = me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4
-        block = self._block
-        parts = [
-            segments.get(m) or _segment(m, 9),
-            segments.get(p) or _segment(p, 9),
-            segments.get(s) or _segment(s, 9),
-            segments.get(-1 - h) or _segment(h, 7),
-            _ZERO_ROW if drawn is None else _ONE_HOT[drawn],
-            _row(own.concealed_kongs) if own.concealed_kongs else _ZERO_ROW,
-            _row(own.passed_pung) if own.passed_pung else _ZERO_ROW,
-            _PACK2(own.passed_win, own.kong_block),
-            block(pub, s0),
-            _PACK4(concealed[s0], kongs[s0], scores[s0] / 1000.0, s0 == dealer),
-            block(pub, s1),
-            _PACK4(concealed[s1], kongs[s1], scores[s1] / 1000.0, s1 == dealer),
-            block(pub, s2),
-            _PACK4(concealed[s2], kongs[s2], scores[s2] / 1000.0, s2 == dealer),
-            block(pub, s3),
-            _PACK4(concealed[s3], kongs[s3], scores[s3] / 1000.0, s3 == dealer),
-        ]
-        parts.append(_WIND[(me - dealer) % 4])
-        parts.append(_WIND[pub.round_wind - _EAST])
-        parts.append(_PACK3(pub.wall_left - RESERVED, pub.first_round, pub.hand))
-        phase, turn = pub.phase, pub.turn
-        if phase == CLAIMS and turn != me:
-            parts.append(_CLAIM[pub.pending_tile][(turn - me) % 4])
-        elif turn == me and phase == TURN_DRAWN:
-            parts.append(_OWN_TURN)
-        elif turn == me and phase == TURN_CLAIMED:
-            parts.append(_AFTER_CLAIM[-1 if pub.banned is None else pub.banned])
-        else:
-            parts.append(_NO_DECISION)
-        x = np.frombuffer(bytearray(b"".join(parts)), np.float32)
-        if out is None:
-            return x
-        out[:] = x
-        return out
-
-    def _block(self, pub: PublicState, seat: int) -> bytes:
-        """``seat``'s melds and river as bytes (its block less the scalars), brought up
-        to date in place: within a hand a river and its claimed marks only grow, and
-        melds only grow or upgrade (a pung to an added kong)."""
-        river, claimed, melds = pub.rivers[seat], pub.claimed[seat], pub.melds[seat]
-        key = self._keys[seat]
-        block = self._blocks[seat]
-        if key is None or block is None:
-            block = self._blocks[seat] = array("f", _ZERO_BLOCK)
-            self._bytes[seat] = _ZERO_BLOCK
-            key = (0, 0, [])
-        n, c, known = key
-        if n == len(river) and c == len(claimed) and known == melds:
-            return self._bytes[seat]
-        for i in range(n, len(river)):
-            t = river[i]
-            block[_B_RIVER + i] = t + 1.0
-            block[_B_RIVER_COUNTS + t] += 1.0
-        for i in claimed[c:]:
-            block[_B_CLAIMED + i] = 1.0
-        if known != melds:
-            _write_melds(block, melds, seat)
-        self._keys[seat] = (len(river), len(claimed), list(melds))  # melds are values
-        data = self._bytes[seat] = block.tobytes()
-        return data
-
-
-def _write_melds(block: array[float], melds: list[Meld], seat: int) -> None:
-    """Rewrite the ``meld_counts`` and ``melds`` parts of a seat's block."""
-    block[_B_MELD_COUNTS : _B_MELD_COUNTS + _K] = array("f", bytes(4 * _K))
-    for i, meld in enumerate(melds):
-        tiles, fields = _meld_features(meld, seat)
-        for t in tiles:
-            block[_B_MELD_COUNTS + t] += 1.0
-        base = _B_MELDS + i * _MELD_FIELDS
-        block[base : base + _MELD_FIELDS] = array("f", fields)
-
-
-def _f32(values: list[float]) -> bytes:
-    return array("f", values).tobytes()
-
-
-def _row(kinds: Iterable[int]) -> bytes:
-    """A 34-wide row with 1 at each of ``kinds``."""
-    row = [0.0] * _K
-    for k in kinds:
-        row[k] = 1.0
-    return _f32(row)
-
-
-_PACK2 = struct.Struct("=2f").pack
-_PACK3 = struct.Struct("=3f").pack
-_PACK4 = struct.Struct("=4f").pack
-_ZERO_ROW = bytes(4 * _K)
-_ZERO_BLOCK = bytes(4 * _B_SCALARS)
-_EAST = int(Tile.E)
-_ONE_HOT = tuple(_row((k,)) for k in range(_K))
-_WIND = tuple(_f32([float(i == w) for i in range(4)]) for w in range(4))
-_DECISION_SIZE = OBS_SIZE - _DECISION  # decision, claim_tile, claim_from, banned
-
-
-def _decision_bytes(kind: int, claim: int | None, source: int | None, banned: int | None) -> bytes:
-    row = [0.0] * _DECISION_SIZE
-    if kind >= 0:
-        row[kind] = 1.0
-    if claim is not None:
-        row[_CLAIM_TILE - _DECISION + claim] = 1.0
-    if source is not None:
-        row[_CLAIM_FROM - _DECISION + source] = 1.0
-    if banned is not None:
-        row[_BANNED - _DECISION + banned] = 1.0
-    return _f32(row)
-
-
-_NO_DECISION = _decision_bytes(-1, None, None, None)
-_OWN_TURN = _decision_bytes(0, None, None, None)
-_AFTER_CLAIM = (
-    *tuple(_decision_bytes(1, None, None, b) for b in range(_K)),
-    _decision_bytes(1, None, None, None),
-)
-_CLAIM = tuple(tuple(_decision_bytes(2, t, r, None) for r in range(4)) for t in range(_K))
-_SEGMENTS: dict[int, bytes] = {}
-"""A suit's key -> its counts as float32 bytes (honors under ``-1 - key``); pure, so
-shared by every encoder and only bounded in size."""
-_MAX_SEGMENTS = 1 << 18
-
-
-def _segment(key: int, kinds: int) -> bytes:
-    """The counts of one suit's ``key`` (base 5, lowest kind first) as float32 bytes."""
-    data = _f32([float((key // 5**i) % 5) for i in range(kinds)])
-    if len(_SEGMENTS) > _MAX_SEGMENTS:
-        _SEGMENTS.clear()
-    _SEGMENTS[key if kinds == 9 else -1 - key] = data
-    return data
 
 
 assert _SEAT_START[3] + SEAT_BLOCK_SIZE == _SEAT_WIND and _B_SCALARS + 4 == SEAT_BLOCK_SIZE

@@ -22,6 +22,8 @@ sdk.learn.action_space.MaskedActionError: seat 0 may not take action 999 (outsid
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from protocol.actions import Action
@@ -29,13 +31,19 @@ from protocol.events import Event
 from protocol.hand_state import HandState
 from protocol.match import Match
 from sdk.learn.action_space import check_index, legal_mask
-from sdk.learn.encoding import Encoder, encode_oracle, live_view
+from sdk.learn.encoder import Encoder
+from sdk.learn.encoding import live_view
 from sdk.view import GameView
 
-__all__ = ["REWARD_MODES", "LearningGame"]
+__all__ = ["NO_POINTS", "REWARD_MODES", "LearningGame"]
 
 REWARD_MODES = ("hand", "match")
 """``hand``: each hand's points when it ends; ``match``: the episode's total at its end."""
+
+NO_POINTS: tuple[int, int, int, int] = (0, 0, 0, 0)
+"""What :meth:`LearningGame.step` returns when no reward is due (the usual case; the
+same object each time, so ``points is NO_POINTS`` is the cheap test)."""
+_WHO = tuple(f"seat {seat}" for seat in range(4))
 
 
 class LearningGame:
@@ -45,7 +53,12 @@ class LearningGame:
     __slots__ = ("_rewards", "encoder", "last_events", "match", "reward", "views")
 
     def __init__(
-        self, seed: int, hands: int = 1, first_dealer: int = 0, reward: str = "hand"
+        self,
+        seed: int,
+        hands: int = 1,
+        first_dealer: int = 0,
+        reward: str = "hand",
+        encoder: Encoder | None = None,
     ) -> None:
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, not {reward!r}")
@@ -55,7 +68,8 @@ class LearningGame:
         self.views: list[GameView] = []
         self.last_events: list[Event] = list(self.match.events)
         """The events of the last decision (at first: the deal), with all information."""
-        self.encoder = Encoder()
+        self.encoder = Encoder() if encoder is None else encoder
+        """The incremental encoder (an environment passes its own from game to game)."""
         self._bind()
 
     def _bind(self) -> None:
@@ -92,30 +106,31 @@ class LearningGame:
         return legal_mask(self.match.current.legal_actions(seat), out)
 
     def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        """``seat``'s observation (:func:`sdk.learn.encoding.encode`, cached)."""
-        return self.encoder.encode(self.views[seat], out)
+        """``seat``'s observation (:func:`sdk.learn.encoding.encode`, incremental)."""
+        hand = self.match.current
+        return self.encoder.encode_state(hand.public, hand.owns[seat], seat, out)
 
     def observe_oracle(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``seat``'s oracle observation (:func:`sdk.learn.encoding.encode_oracle`)."""
-        return encode_oracle(self.match.current, seat, out)
+        return self.encoder.encode_oracle(self.match.current, seat, out)
 
-    def step(self, seat: int, index: int) -> list[int]:
+    def step(self, seat: int, index: int) -> Sequence[int]:
         """Play action ``index`` for ``seat``; return the rewards by seat it produced
         (zeros unless a hand or the episode ended). Raises
         :class:`~sdk.learn.action_space.MaskedActionError` if the index is not legal."""
-        action = check_index(f"seat {seat}", index, self.legal(seat))
+        action = check_index(_WHO[seat], index, self.match.current.legal_actions(seat))
         return self.play(seat, action)
 
-    def play(self, seat: int, action: Action) -> list[int]:
+    def play(self, seat: int, action: Action) -> Sequence[int]:
         """Like :meth:`step` with an :class:`Action` (the referee checks it)."""
         hand = self.match.current
         self.last_events = self.match.apply(seat, action)
         if not hand.is_over:  # the usual case: no hand ended, no reward
-            return [0, 0, 0, 0]
+            return NO_POINTS
         if self.match.current is not hand:
             self._bind()
         points = list(hand.result.payments)  # type: ignore[union-attr]
         if self.reward == "hand":
             return points
         self._rewards = [a + b for a, b in zip(self._rewards, points, strict=True)]
-        return list(self._rewards) if self.match.is_over else [0, 0, 0, 0]
+        return list(self._rewards) if self.match.is_over else NO_POINTS

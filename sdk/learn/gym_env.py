@@ -32,6 +32,7 @@ from gymnasium.spaces import Discrete
 
 from sdk.arena.loader import BotSource, load_bot
 from sdk.learn.action_space import N_ACTIONS
+from sdk.learn.encoder import Encoder
 from sdk.learn.episodes import EpisodeConfig, EpisodeSeeds, observation_space
 from sdk.learn.game import LearningGame
 from sdk.learn.opponents import Opponents
@@ -108,6 +109,7 @@ class TaiMahjongGymEnv(gymnasium.Env):
         self.observation_space = observation_space(oracle)
         self.action_space = LegalDiscrete(self)
         self.game: LearningGame | None = None
+        self._encoder = Encoder()  # its arrays serve one episode after another
         self.opponents: Opponents | None = None
         self._seeds = EpisodeSeeds(None)
         self._points = 0
@@ -132,7 +134,9 @@ class TaiMahjongGymEnv(gymnasium.Env):
         self.seat = seeds.rng.randrange(4) if self.fixed_seat is None else self.fixed_seat
         others = [s for s in range(4) if s != self.seat]
         bots = {s: f.make(seeds.bot_seed()) for s, f in zip(others, self.factories, strict=True)}
-        self.game = LearningGame(match_seed, self.config.hands, dealer, self.config.reward)
+        self.game = LearningGame(
+            match_seed, self.config.hands, dealer, self.config.reward, self._encoder
+        )
         self.opponents = Opponents(bots, self.config.hands)
         self.opponents.feed(self.game.last_events)
 

@@ -25,7 +25,7 @@ import numpy as np
 from protocol.actions import Action
 from sdk.bot import Bot, DecisionRequest
 from sdk.learn.action_space import check_index, legal_mask
-from sdk.learn.encoding import encode
+from sdk.learn.encoder import Encoder
 from sdk.view import GameView
 
 __all__ = ["Policy", "PolicyBot", "RandomPolicy", "random_policy"]
@@ -35,15 +35,17 @@ Policy = Callable[[np.ndarray, np.ndarray], int]
 
 
 class PolicyBot(Bot):
-    """A bot that encodes its view and plays ``policy``'s index."""
+    """A bot that encodes its view (:class:`~sdk.learn.encoder.Encoder`, the same
+    numbers as :func:`~sdk.learn.encoding.encode`) and plays ``policy``'s index."""
 
     def __init__(self, policy: Policy, name: str | None = None) -> None:
         super().__init__(name or getattr(policy, "name", None) or "policy")
         self.policy = policy
+        self.encoder = Encoder()
 
     def choose(self, view: GameView, request: DecisionRequest) -> Action:
         legal = request.legal_actions
-        index = self.policy(encode(view), legal_mask(legal))
+        index = self.policy(self.encoder.encode(view), legal_mask(legal))
         return check_index(self.name, index, legal)
 
 
