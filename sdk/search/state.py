@@ -54,13 +54,13 @@ def state_from_world(
     sv = view.seat_view if isinstance(view, GameView) else view
     if world.seat != sv.seat:
         raise InconsistentViewError(f"the world was sampled for seat {world.seat}, not {sv.seat}")
-    pub = _copy_public(sv.public)
+    pub = sv.public.copy()
     hand = HandState.__new__(HandState)
     hand.scorer = scorer
     hand.public = pub
     hand.events = []
     hand.owns = [_own_from_world(s, world) for s in range(4)]
-    hand.owns[sv.seat] = _copy_own(sv.own)
+    hand.owns[sv.seat] = sv.own.copy()
     hand.wall = _wall(pub, world.wall)
     hand._claims, hand._decisions, hand._pending = {}, {}, {}
     phase, turn = pub.phase, pub.turn
@@ -114,49 +114,10 @@ def fork(hand: HandState) -> HandState:
     wall.tiles, wall.front, wall.back = old_wall.tiles, old_wall.front, old_wall.back
     new.wall = wall
     new.scorer = hand.scorer
-    new.public = _copy_public(hand.public)
-    new.owns = [_copy_own(o) for o in hand.owns]
+    new.public = hand.public.copy()
+    new.owns = [o.copy() for o in hand.owns]
     new.events = hand.events.copy()
     new._pending = hand._pending.copy()
     new._claims = hand._claims.copy()
     new._decisions = hand._decisions.copy()
     return new
-
-
-_NEW_PUBLIC = PublicState.__new__
-_NEW_OWN = OwnState.__new__
-
-
-def _copy_public(p: PublicState) -> PublicState:
-    """A copy whose lists are new (melds and events are immutable values, shared)."""
-    q = _NEW_PUBLIC(PublicState)
-    q.hand, q.dealer, q.round_wind = p.hand, p.dealer, p.round_wind
-    q.scores = p.scores.copy()
-    q.wall_left = p.wall_left
-    q.concealed = p.concealed.copy()
-    q.melds = [m.copy() for m in p.melds]
-    q.concealed_kongs = p.concealed_kongs.copy()
-    q.rivers = [r.copy() for r in p.rivers]
-    q.claimed = [c.copy() for c in p.claimed]
-    q.last_discard = p.last_discard.copy()
-    q.visible = p.visible.copy()
-    q.first_round = p.first_round
-    q.discarded = p.discarded.copy()
-    q.opening_discards = p.opening_discards.copy()
-    q.phase, q.turn, q.banned = p.phase, p.turn, p.banned
-    q.pending_tile, q.drew_replacement = p.pending_tile, p.drew_replacement
-    q.result, q.match_over = p.result, p.match_over
-    return q
-
-
-def _copy_own(o: OwnState) -> OwnState:
-    q = _NEW_OWN(OwnState)
-    q.seat = o.seat
-    q.counts = o.counts.copy()
-    q.keys = o.keys.copy()
-    q.concealed_kongs = o.concealed_kongs.copy()
-    q.drawn = o.drawn
-    q.passed_win = o.passed_win
-    q.passed_pung = o.passed_pung.copy()
-    q.kong_block = o.kong_block
-    return q
