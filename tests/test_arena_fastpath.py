@@ -31,11 +31,9 @@ from sdk.records import comparable_lines, parse_text
 from sdk.view import GameView
 
 
-class Observer(Bot):
-    """Listens to every hook and notes what its view shows at each; plays at random, but
-    reads its view first (so a lazy mirror must be caught up exactly then)."""
-
-    name = "observer"
+class _Notes(Bot):
+    """Notes what its view shows at each hand and match hook and at each decision
+    (``_note`` says what to note); plays at random. It does not listen to events."""
 
     def __init__(self, seed: int) -> None:
         super().__init__()
@@ -43,13 +41,10 @@ class Observer(Bot):
         self.notes: list[str] = []
 
     def _note(self, what: str, view: GameView) -> None:
-        self.notes.append(f"{what} {view.hand} {view.wall_left} {view.river(0)} {view.melds()}")
+        raise NotImplementedError
 
-    def on_match_start(self, info: MatchInfo) -> None:
-        self.notes.append(f"start {info.seat}")
-
-    def on_event(self, view: GameView, event: Event) -> None:
-        self._note(json.dumps(event.to_json()), view)
+    def _choice_note(self, view: GameView, request: DecisionRequest) -> str:
+        return f"choose {request.drawn_tile}"
 
     def on_hand_start(self, view: GameView) -> None:
         self._note("hand start", view)
@@ -61,8 +56,27 @@ class Observer(Bot):
         self._note(f"match end {scores}", view)
 
     def choose(self, view: GameView, request: DecisionRequest) -> Action:
-        self._note(f"choose {request.drawn_tile} {view.drawn_tile}", view)
+        self._note(self._choice_note(view, request), view)
         return self.rng.choice(request.legal_actions)
+
+
+class Observer(_Notes):
+    """Listens to every hook and notes what its view shows at each; plays at random, but
+    reads its view first (so a lazy mirror must be caught up exactly then)."""
+
+    name = "observer"
+
+    def _note(self, what: str, view: GameView) -> None:
+        self.notes.append(f"{what} {view.hand} {view.wall_left} {view.river(0)} {view.melds()}")
+
+    def _choice_note(self, view: GameView, request: DecisionRequest) -> str:
+        return f"choose {request.drawn_tile} {view.drawn_tile}"
+
+    def on_match_start(self, info: MatchInfo) -> None:
+        self.notes.append(f"start {info.seat}")
+
+    def on_event(self, view: GameView, event: Event) -> None:
+        self._note(json.dumps(event.to_json()), view)
 
 
 class DrawnTileCheck(Bot):
@@ -81,16 +95,11 @@ class DrawnTileCheck(Bot):
         return self.rng.choice(request.legal_actions)
 
 
-class Reader(Bot):
+class Reader(_Notes):
     """Does not listen (so the fast path gives it the referee's live state): notes all
     its view shows at each decision and at each hook, ``seat_view`` included."""
 
     name = "reader"
-
-    def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.rng = random.Random(seed)
-        self.notes: list[str] = []
 
     def _note(self, what: str, view: GameView) -> None:
         seats = range(4)
@@ -104,19 +113,6 @@ class Reader(Bot):
             f"{view.hand_number} {view.seat_wind()} {view.round_wind} {sv.public} {sv.own} "
             f"{view.seat_view.legal_actions()}"
         )
-
-    def on_hand_start(self, view: GameView) -> None:
-        self._note("hand start", view)
-
-    def on_hand_end(self, view: GameView, result: HandResult) -> None:
-        self._note(f"hand end {result.outcome}", view)
-
-    def on_match_end(self, view: GameView, scores: tuple[int, ...]) -> None:
-        self._note(f"match end {scores}", view)
-
-    def choose(self, view: GameView, request: DecisionRequest) -> Action:
-        self._note(f"choose {request.drawn_tile}", view)
-        return self.rng.choice(request.legal_actions)
 
 
 def _lineup(kind: str, seed: int) -> list[Bot]:
