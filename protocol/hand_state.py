@@ -165,6 +165,15 @@ class HandState:
         """The seats that must decide now, each with its legal actions (read-only)."""
         return MappingProxyType(self._pending) if self._pending else _NO_PENDING
 
+    def next_pending(self) -> tuple[int, tuple[Action, ...]] | None:
+        """The first seat of :meth:`pending` (on a claim window: in priority order, R5)
+        with its legal actions, or ``None`` when nobody must decide. What a driver that
+        asks one seat at a time reads (the in-process arena), without the read-only
+        mapping :meth:`pending` builds."""
+        for item in self._pending.items():
+            return item
+        return None
+
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """``seat``'s legal actions now (empty if it has nothing to decide)."""
         return self._pending.get(seat, ())
@@ -237,6 +246,22 @@ class HandState:
         else:
             self._act(seat, action, legal)
         return events[start:]
+
+    def apply_legal(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
+        """:meth:`apply` for a caller that has itself checked ``action in legal``, where
+        ``legal`` is the very tuple :meth:`pending` (or :meth:`next_pending`) gave for
+        ``seat`` now: the in-process arena polices every answer against that tuple, so
+        checking it again here would only repeat the work. A ``legal`` that is not the
+        seat's current tuple is refused as :meth:`apply` would refuse ``action``. Returns
+        nothing (the new events are at the end of :attr:`events`)."""
+        if self._pending.get(seat) is not legal:
+            raise self._refusal(seat, action)
+        if self.public.phase == CLAIMS:  # the dispatch of apply()
+            self._decide(seat, action)
+        elif action.kind is _DISCARD:
+            self._discard(seat, action.tile)  # type: ignore[arg-type]
+        else:
+            self._act(seat, action, legal)
 
     # --- internals ---------------------------------------------------------------------
 

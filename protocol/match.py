@@ -25,6 +25,7 @@ from protocol.events import Event, HandResult, MatchEnd, project_all
 from protocol.hand_state import HandOverError, HandState, Scorer
 from protocol.scoring import score_win
 from protocol.tiles import Tile
+from protocol.view import OVER
 from protocol.wall import hand_seed, physical_wall, shuffled_wall
 
 __all__ = ["DEFAULT_HANDS", "Match", "hand_plan", "rotations"]
@@ -114,6 +115,7 @@ class Match:
             scores=self.scores,
             scorer=self.scorer,
         )
+        self._hand_start = len(self.events)
         self.events.extend(hand.events)
         return hand
 
@@ -129,17 +131,47 @@ class Match:
         start = len(self.events)
         self.events.extend(self.current.apply(seat, action))
         if self.current.is_over:
-            result = self.current.result
-            assert result is not None
-            self.results.append(result)
-            self.scores = tuple(self.current.public.scores)
-            self.hand_no += 1
-            if self.hand_no < self.hands:
-                self.current = self._start_hand()
-            else:
-                self.events.append(MatchEnd(self.scores))
-                self.is_over = True
+            self._next_hand()
         return self.events[start:]
+
+    def apply_legal(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
+        """:meth:`apply` for a caller that has checked ``action in legal`` against the
+        current hand's own tuple (:meth:`HandState.apply_legal`); returns nothing, the
+        new events are at the end of :attr:`events`. The in-process arena's step."""
+        if self.is_over:
+            raise HandOverError(seat, action, (), "the match is over")
+        hand = self.current
+        events = hand.events
+        start = len(events)
+        hand.apply_legal(seat, action, legal)
+        self.events += events[start:]
+        if hand.public.phase == OVER:
+            self._next_hand()
+
+    def sync(self) -> None:
+        """After the current hand was played directly (:meth:`HandState.apply_legal` on
+        :attr:`current`): take in the events it emitted since, and when it is over, keep
+        its result and deal the next (or end the match). :meth:`apply` does this itself
+        at every step; a driver that plays a whole hand at once calls this at its end."""
+        hand = self.current
+        copied = len(self.events) - self._hand_start
+        if len(hand.events) > copied:
+            self.events += hand.events[copied:]
+        if hand.public.phase == OVER:
+            self._next_hand()
+
+    def _next_hand(self) -> None:
+        """The current hand has ended: keep its result, then deal the next or end."""
+        hand = self.current
+        assert hand.result is not None
+        self.results.append(hand.result)
+        self.scores = tuple(hand.public.scores)
+        self.hand_no += 1
+        if self.hand_no < self.hands:
+            self.current = self._start_hand()
+        else:
+            self.events.append(MatchEnd(self.scores))
+            self.is_over = True
 
     def player_at(self, seat: int) -> int:
         """The player sitting at ``seat``."""

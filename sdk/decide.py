@@ -31,7 +31,7 @@ from sdk.bot import Bot, DecisionRequest
 from sdk.budget import DecisionStats, Outcome
 from sdk.view import GameView
 
-__all__ = ["Traced", "decide_async", "decide_inline", "describe"]
+__all__ = ["Traced", "decide_async", "decide_inline", "describe", "police", "police_raised"]
 
 log = logging.getLogger("sdk.decide")
 _OK = Outcome.OK  # a module constant: reading an enum member off its class is slow
@@ -59,44 +59,99 @@ def decide_inline(
     ``clock`` is false (``--no-clock``: debugging, a breakpoint in ``choose``), when it
     stands. ``started`` is the :func:`time.monotonic` instant the request was made, if
     the caller just read it.
+
+    The common case (a legal answer in time) is settled here; the rest is
+    :func:`police` and :func:`police_raised`, which a caller that runs ``choose`` itself
+    (the in-process table's loop) calls the same way.
     """
     now = time.monotonic
     start = now() if started is None else started
     try:
         action = bot.choose(view, request)
-        if type(action) is not Action and inspect.isawaitable(action):
-            action = asyncio.run(_await(action))
     except Exception:
-        log.exception("%s raised while choosing; the fallback is used", bot.name)
-        action, outcome, end = None, Outcome.ERROR, now()
-    else:
-        end = now()
-        if (end <= request.deadline or not clock) and action in request.legal_actions:
-            stats.times.append(end - start)  # DecisionStats.record, inlined: the common case
-            outcomes = stats.outcomes
-            outcomes[_OK] = outcomes.get(_OK, 0) + 1
+        return police_raised(bot, view, request, stats, trace, start)
+    end = now()
+    if (end <= request.deadline or not clock) and action in request.legal_actions:
+        stats.times.append(end - start)  # DecisionStats.record, inlined: the common case
+        outcomes = stats.outcomes
+        outcomes[_OK] = outcomes.get(_OK, 0) + 1
+        if trace is not None:
+            trace.append((action, action, _OK, end - start))
+        return action
+    return police(bot, view, request, stats, trace, clock, action, start, end)
+
+
+def police(
+    bot: Bot,
+    view: GameView,
+    request: DecisionRequest,
+    stats: DecisionStats,
+    trace: list[Traced] | None,
+    clock: bool,
+    answer: object,
+    started: float,
+    ended: float,
+) -> Action:
+    """Settle ``answer``, what ``bot.choose`` returned at ``ended`` for a request made
+    at ``started``, when it is not a legal action in time: a coroutine's answer is
+    awaited first (and may then be fine); a late one (``clock``) or an illegal one is
+    replaced by the fallback. Records the decision in ``stats`` (and ``trace``)."""
+    if type(answer) is not Action and inspect.isawaitable(answer):
+        try:
+            answer = asyncio.run(_await(answer))
+        except Exception:
+            return police_raised(bot, view, request, stats, trace, started)
+        ended = time.monotonic()
+        if (ended <= request.deadline or not clock) and answer in request.legal_actions:
+            stats.record(ended - started)
             if trace is not None:
-                trace.append((action, action, _OK, end - start))
-            return action
-        if end > request.deadline and clock:
-            outcome = Outcome.LATE
-            log.warning(
-                "%s was late: %.2f s for %s, which allowed %.2f s; the fallback is used",
-                bot.name,
-                end - start,
-                describe(view, request),
-                max(0.0, request.deadline - start),
-            )
-        else:
-            log.warning(
-                "%s answered %r, which is not legal; the fallback is used", bot.name, action
-            )
-            outcome = Outcome.ILLEGAL
-    stats.record(end - start, outcome)
+                trace.append((answer, answer, _OK, ended - started))  # type: ignore[arg-type]
+            return answer  # type: ignore[return-value]
+    if ended > request.deadline and clock:
+        outcome = Outcome.LATE
+        log.warning(
+            "%s was late: %.2f s for %s, which allowed %.2f s; the fallback is used",
+            bot.name,
+            ended - started,
+            describe(view, request),
+            max(0.0, request.deadline - started),
+        )
+    else:
+        log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, answer)
+        outcome = Outcome.ILLEGAL
+    return _settle(bot, view, request, stats, trace, answer, outcome, ended - started)
+
+
+def police_raised(
+    bot: Bot,
+    view: GameView,
+    request: DecisionRequest,
+    stats: DecisionStats,
+    trace: list[Traced] | None,
+    started: float,
+) -> Action:
+    """Settle a decision whose ``choose`` raised (call it in the ``except`` block, so
+    the log has the traceback): the fallback is used."""
+    log.exception("%s raised while choosing; the fallback is used", bot.name)
+    ended = time.monotonic()
+    return _settle(bot, view, request, stats, trace, None, Outcome.ERROR, ended - started)
+
+
+def _settle(
+    bot: Bot,
+    view: GameView,
+    request: DecisionRequest,
+    stats: DecisionStats,
+    trace: list[Traced] | None,
+    answer: object,
+    outcome: str,
+    seconds: float,
+) -> Action:
+    """Record a decision that ends in the fallback and return the fallback."""
+    stats.record(seconds, outcome)
     applied = _fallback(bot, view, request)
     if trace is not None:
-        answer = action if isinstance(action, Action) else None
-        trace.append((answer, applied, outcome, end - start))
+        trace.append((answer if isinstance(answer, Action) else None, applied, outcome, seconds))
     return applied
 
 

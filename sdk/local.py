@@ -38,14 +38,16 @@ from protocol.match import DEFAULT_HANDS, Match
 from protocol.tiles import Tile
 from protocol.view import SeatView
 from sdk.bot import Bot, DecisionRequest, MatchInfo
-from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats
-from sdk.decide import Traced, decide_inline
+from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats, Outcome
+from sdk.decide import Traced, decide_inline, police, police_raised
 from sdk.mirror import Mirror
 from sdk.records import Header, Origin, Record, SeatInfo, Timing, parse_text
 from sdk.records.stream import RecordStream
 from sdk.view import GameView
 
 __all__ = ["MatchResult", "play_match"]
+
+_OK = Outcome.OK  # a module constant: reading an enum member off its class is slow
 
 
 @dataclass(slots=True)
@@ -207,14 +209,16 @@ class _Table:
         self.clock = clock
         self.eager = strict or not lazy
         self.horizon = 0
-        self.feeds = [_SeatFeed(seat, self) for seat in range(4)]
         self.bot_at = [bots[match.player_at(seat)] for seat in range(4)]
+        listening = [seat for seat in range(4) if self.bot_at[seat].wants("on_event")]
+        self.feeds = [
+            _SeatFeed(seat, self, mirrored=self.eager or seat in listening) for seat in range(4)
+        ]
         self.stats = [DecisionStats() for _ in range(4)]
         self.stats_at = [self.stats[match.player_at(seat)] for seat in range(4)]
         self.stream: RecordStream | None = None
         """The game record, when recording: each decision is added to it as asked and
         as settled, and what is settled is encoded at each new hand."""
-        listening = [seat for seat in range(4) if self.bot_at[seat].wants("on_event")]
         self.listeners = [self.feeds[seat] for seat in listening]
         for feed in self.listeners:
             feed.listens = True
@@ -235,12 +239,69 @@ class _Table:
         self.release()
 
     def run(self) -> None:
-        """Ask the seat to move, police its answer, apply it, release the events; until
-        the match is over (one loop, the arena's hot path)."""
+        """Play the match to its end: :meth:`_run_lazy` when no mirror is fed and no
+        hook is called (the arena's usual case), else :meth:`_run_fed`."""
+        if self.fed or self.hooked:
+            self._run_fed()
+            return
+        match = self.match
+        while not match.is_over:
+            if self.stream is not None:  # a new hand: encode the last one's record
+                self.stream.flush()
+            self._run_lazy(match.current)
+        self.horizon = len(match.events)
+
+    def _run_lazy(self, hand: HandState) -> None:
+        """Play ``hand`` to its end when nothing is released between decisions: ask the
+        seat, police its answer, apply it (the arena's hot path, so the common case of
+        :func:`~sdk.decide.decide_inline` is inlined and the referee does not check the
+        answer against its legal actions again: this loop just did, against the
+        referee's own tuple). The bots' views read the referee's live state."""
+        match, bots, stats = self.match, self.bot_at, self.stats_at
+        views = [feed.window for feed in self.feeds]
+        reply_within, clock, enforce = self.budget.reply_within, time.monotonic, self.clock
+        stream, events = self.stream, match.events
+        trace = None if stream is None else stream.settled
+        ask = None if stream is None else stream.asked.append
+        apply, ok = hand.apply_legal, _OK
+        base = len(events) - len(hand.events)
+        item = hand.next_pending()
+        while item is not None:
+            seat, legal = item
+            now = clock()
+            request = _request(legal, now + reply_within, "", hand.drawn_tile(seat))
+            if ask is not None:  # recording: what was asked (the answer is traced below)
+                ask((seat, base + len(hand.events), legal))
+            bot = bots[seat]
+            try:
+                action = bot.choose(views[seat], request)
+            except Exception:
+                action = police_raised(bot, views[seat], request, stats[seat], trace, now)
+            else:
+                end = clock()
+                if (end <= request.deadline or not enforce) and action in legal:
+                    seat_stats = stats[seat]  # DecisionStats.record, inlined
+                    seat_stats.times.append(end - now)
+                    outcomes = seat_stats.outcomes
+                    outcomes[ok] = outcomes.get(ok, 0) + 1
+                    if trace is not None:
+                        trace.append((action, action, ok, end - now))
+                else:  # late, illegal or a coroutine: the policy's other cases
+                    action = police(
+                        bot, views[seat], request, stats[seat], trace, enforce, action, now, end
+                    )
+            apply(seat, action, legal)
+            item = hand.next_pending()
+        match.sync()
+
+    def _run_fed(self) -> None:
+        """Ask the seat to move, police its answer, apply it, release the events to the
+        fed mirrors and the hooks; until the match is over (the plain path, and the
+        path of bots that listen to events or hooks)."""
         match, feeds, bots, stats = self.match, self.feeds, self.bot_at, self.stats_at
         reply_within, eager, strict = self.budget.reply_within, self.eager, self.strict
         events, clock = match.events, time.monotonic
-        lazy_only, stream = not (self.fed or self.hooked), self.stream
+        stream = self.stream
         trace: list[Traced] | None = None if stream is None else stream.settled
         ask = None if stream is None else stream.asked.append
         recorded = None  # the hand the stream has seen
@@ -250,9 +311,11 @@ class _Table:
             seat, legal = next(iter(hand.pending().items()))
             feed = feeds[seat]
             if eager:
+                mirror = feed.mirror
+                assert mirror is not None  # every seat has one when eager
                 if strict:
-                    feed.mirror.check(legal)
-                drawn = feed.mirror.window.drawn_tile
+                    mirror.check(legal)
+                drawn = mirror.window.drawn_tile
             else:  # the referee's copy of what the mirror would say, without feeding it
                 drawn = hand.drawn_tile(seat)
             now = clock()
@@ -266,10 +329,7 @@ class _Table:
                 bots[seat], feed.window, request, stats[seat], trace, enforce, started=now
             )
             match.apply(seat, action)
-            if lazy_only:  # nothing to feed now: the lazy views catch up when read
-                self.horizon = len(events)
-            else:
-                self.release()
+            self.release()
 
     def release(self) -> None:
         """Release the events the referee emitted since the last call to the bots."""
@@ -308,13 +368,14 @@ class _SeatFeed:
 
     __slots__ = ("cursor", "events", "listens", "mirror", "seat", "table", "window")
 
-    def __init__(self, seat: int, table: _Table) -> None:
+    def __init__(self, seat: int, table: _Table, *, mirrored: bool) -> None:
         self.seat = seat
         self.table = table
         self.events = table.match.events
         self.cursor = 0
-        self.mirror = Mirror(seat, strict=table.strict)
-        self.window: GameView = self.mirror.window if table.eager else _LiveView(self)
+        self.mirror: Mirror | None = Mirror(seat, strict=table.strict) if mirrored else None
+        """Only a seat fed event by event has one (the others read the live state)."""
+        self.window: GameView = self.mirror.window if table.eager else _LiveView(self)  # type: ignore[union-attr]
         self.listens = False
 
     @property
@@ -325,7 +386,7 @@ class _SeatFeed:
         """Apply this seat's projection of every released event not applied yet; return
         the last one as this seat saw it (``None`` if it did not see it)."""
         events, end, seat = self.events, self.table.horizon, self.seat
-        apply = self.mirror.view.apply
+        apply = self.mirror.view.apply  # type: ignore[union-attr]  # fed seats have one
         seen = None
         while self.cursor < end:
             event = events[self.cursor]
@@ -350,7 +411,7 @@ class _SyncedView(GameView):
         feed = self._feed
         if feed.cursor < feed.table.horizon:
             feed.catch_up()
-        return feed.mirror.view
+        return feed.mirror.view  # type: ignore[union-attr]  # a listener has one
 
 
 class _LiveView(GameView):
@@ -361,8 +422,7 @@ class _LiveView(GameView):
 
     def __init__(self, feed: _SeatFeed) -> None:  # GameView.__init__ would set the slot
         self._feed = feed
-        self._hand: HandState | None = None
-        self._live = SeatView(feed.seat)
+        self._hand: HandState | None = None  # the live view is made at the first read
 
     @property  # type: ignore[override]
     def _view(self) -> SeatView:

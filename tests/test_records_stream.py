@@ -168,27 +168,27 @@ def test_in_process_records_are_the_reference_encoding_of_what_was_played(bots) 
 
 
 def test_records_off_do_no_record_work(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """0% when off: without --save-logs no stream exists and nothing is traced (the
-    only cost is one ``is None`` test per decision)."""
+    """0% when off: without --save-logs no stream exists, so no table asks or traces
+    anything (the only cost is two ``is None`` tests per decision)."""
     made: list[int] = []
-    traces: list[object] = []
+    streams: list[object] = []
 
     class Counted(RecordStream):
         def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
             made.append(1)
             super().__init__(*args, **kwargs)
 
-    real = sdk.local.decide_inline
+    real = sdk.local._Table.run
 
-    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
-        traces.append(args[4] if len(args) > 4 else kwargs.get("trace"))
-        return real(*args, **kwargs)
+    def spy(table: sdk.local._Table) -> None:  # the stream each table plays with
+        streams.append(table.stream)
+        real(table)
 
     monkeypatch.setattr(sdk.local, "RecordStream", Counted)
-    monkeypatch.setattr(sdk.local, "decide_inline", spy)
+    monkeypatch.setattr(sdk.local._Table, "run", spy)
     run_arena(["bots.random"] * 4, hands=32, backend="local", seed=3)
-    assert not made and traces and all(t is None for t in traces)
-    traces.clear()
+    assert not made and streams and all(s is None for s in streams)
+    streams.clear()
     run_arena(["bots.random"] * 4, hands=32, backend="local", seed=3, save_logs=tmp_path)
     assert made and len(made) == len(list(tmp_path.glob("*.jsonl")))
-    assert any(t is not None for t in traces)
+    assert streams and all(s is not None for s in streams)
