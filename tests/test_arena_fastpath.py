@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import time
 from typing import Any
 
 import pytest
@@ -20,12 +21,14 @@ import pytest
 from bots.defensive import DefensiveBot
 from bots.greedy import GreedyBot
 from bots.random import RandomBot
-from protocol.actions import Action
+from protocol.actions import DISCARD, PASS, Action
 from protocol.events import Event, HandResult
 from protocol.hand_state import HandState
+from protocol.match import rotations
 from sdk.arena.deal import ArenaPlan, play_deal, seatings
 from sdk.arena.loader import load_bot
 from sdk.bot import Bot, DecisionRequest, MatchInfo
+from sdk.budget import Budget
 from sdk.local import play_match
 from sdk.records import comparable_lines, parse_text
 from sdk.view import GameView
@@ -227,3 +230,101 @@ def test_state_copies_are_whole_and_independent() -> None:
     own.passed_pung.add(3)
     assert public != hand.public and own != hand.owns[0]
     assert hand.public.copy() == copy.deepcopy(hand.public)
+
+
+class Unruly(Bot):
+    """Plays at random but, on a seeded schedule, raises, answers an illegal action,
+    answers from a coroutine (legal or not) or is late: every branch of the budget
+    policy, on the table loop that polices answers itself (no listener, no hook)."""
+
+    name = "unruly"
+
+    def __init__(self, seed: int, late_at: frozenset[int] = frozenset()) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+        self.late_at = late_at
+        self.asked = 0
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Any:
+        self.asked += 1
+        roll = self.rng.random()
+        legal = request.legal_actions
+        if self.asked in self.late_at:
+            time.sleep(request.time_left + 0.005)
+        if roll < 0.03:
+            raise RuntimeError("unruly")
+        if roll < 0.06:
+            return PASS if PASS not in legal else DISCARD[0]  # not legal (or, rarely, legal)
+        if roll < 0.09:
+            return "discard 1m"
+        if roll < 0.12:
+            return self._later(self.rng.choice(legal))
+        if roll < 0.14:
+            return self._later(PASS if PASS not in legal else DISCARD[0])
+        if roll < 0.15:
+            return self._later(None, fail=True)
+        return self.rng.choice(legal)
+
+    async def _later(self, action: Action | None, fail: bool = False) -> Action | None:
+        if fail:
+            raise RuntimeError("unruly coroutine")
+        return action
+
+
+def _run_both(make: Any, seed: int, seats: tuple[int, ...], **options: Any) -> list[Any]:
+    """The same match on the lazy loop and on the plain path: everything played, the
+    record's lines without their timing fields, the outcomes and decision counts."""
+    out = []
+    for lazy in (True, False):
+        result = play_match(
+            make(),
+            seed=seed,
+            hands=4,
+            seats=seats,
+            record_events=True,
+            record=True,
+            lazy_views=lazy,
+            **options,
+        )
+        stats = [(dict(s.outcomes), len(s.times)) for s in result.stats]
+        out.append(
+            (
+                json.dumps([e.to_json() for e in result.events], separators=(",", ":")),
+                result.scores,
+                [r.to_json() for r in result.hand_results],
+                stats,
+                _played(result.record_bytes),
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_lazy_loop_plays_like_the_plain_path(seed: int) -> None:
+    """Tables with no listener and no hook take the lazy loop (answers policed in the
+    loop, ``HandState.apply_legal``, ``Match.sync`` at each hand's end): events, scores,
+    results, outcomes and records are those of the plain path."""
+    seats = rotations()[seed % 4]
+    lineups = [
+        lambda: [RandomBot(seed + i) for i in range(4)],
+        lambda: [GreedyBot(), RandomBot(seed), GreedyBot(), RandomBot(seed + 1)],
+    ]
+    for make in lineups:
+        fast, plain = _run_both(make, seed, seats)
+        assert fast == plain
+
+
+def test_the_lazy_loop_polices_like_the_plain_path() -> None:
+    """Raising, illegal, coroutine and late answers: the same fallbacks and outcomes on
+    both paths (every kind occurs), with the same events and records."""
+    budget = Budget(decision=0.05, safety_margin=0.0)
+
+    def make() -> list[Bot]:
+        return [Unruly(10 + i, frozenset({3, 40}) if i == 1 else frozenset()) for i in range(4)]
+
+    fast, plain = _run_both(make, 5, (0, 1, 2, 3), budget=budget)
+    assert fast == plain
+    kinds: set[str] = set()
+    for outcomes, _ in fast[3]:
+        kinds |= set(outcomes)
+    assert kinds == {"ok", "error", "illegal", "late"}
