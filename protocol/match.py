@@ -73,6 +73,8 @@ class Match:
         self.events: list[Event] = []
         """All events of the match, hand after hand, then :class:`MatchEnd`."""
         self.is_over = False
+        self._hand_start = 0
+        """Where the current hand's events begin in :attr:`events` (for :meth:`sync`)."""
         self.current = self._start_hand()
 
     @classmethod
@@ -137,7 +139,7 @@ class Match:
     def apply_legal(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
         """:meth:`apply` for a caller that has checked ``action in legal`` against the
         current hand's own tuple (:meth:`HandState.apply_legal`); returns nothing, the
-        new events are at the end of :attr:`events`. The in-process arena's step."""
+        new events are at the end of :attr:`events`."""
         if self.is_over:
             raise HandOverError(seat, action, (), "the match is over")
         hand = self.current
@@ -153,6 +155,8 @@ class Match:
         :attr:`current`): take in the events it emitted since, and when it is over, keep
         its result and deal the next (or end the match). :meth:`apply` does this itself
         at every step; a driver that plays a whole hand at once calls this at its end."""
+        if self.is_over:  # the last hand was taken in already
+            return
         hand = self.current
         copied = len(self.events) - self._hand_start
         if len(hand.events) > copied:

@@ -16,6 +16,15 @@ view at each event. ``lazy_views=False`` (and strict mode) feeds every mirror at
 event: the plain path the tests compare the fast one against (same decisions, same
 events, same results).
 
+When no seat listens and no bot has a hand or match hook (the arena's usual table),
+nothing at all happens between two decisions but the decision itself, so the table
+plays each hand in one tight loop: no mirror exists, the common case of the budget
+policy (a legal answer in time) is settled in the loop (the rest goes to
+:func:`sdk.decide.police`, the same policy), and the referee takes the answer with
+:meth:`~protocol.hand_state.HandState.apply_legal`, as the loop has just checked it
+against the referee's own tuple of legal actions; the match takes in the hand's events
+at its end (:meth:`~protocol.match.Match.sync`).
+
 >>> from sdk.bot import Bot
 >>> first = [Bot.from_function(lambda v, r: r.legal_actions[-1], name=f"p{i}") for i in range(4)]
 >>> result = play_match(first, seed=1, hands=2)

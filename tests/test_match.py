@@ -10,7 +10,7 @@ import pytest
 from protocol.actions import PASS, WIN, ActionKind
 from protocol.analysis import shanten_counts
 from protocol.events import HandEnd, HandStart, MatchEnd
-from protocol.hand_state import HandOverError
+from protocol.hand_state import HandOverError, IllegalActionError, NotPendingError
 from protocol.match import Match, hand_plan, rotations
 from protocol.tiles import Tile
 from protocol.view import SeatView
@@ -126,3 +126,64 @@ def test_a_seat_view_follows_the_whole_match() -> None:
         assert view.public.hand == 4 and view.public.dealer == (2 + 4) % 4
         view.apply(events[-1])
         assert view.public.match_over and view.scores == list(match.scores)
+
+
+def _first_pending_policy(match: Match, rng: random.Random) -> tuple[int, tuple, object]:
+    seat, legal = next(iter(match.pending().items()))
+    action = greedy(match, seat, legal) if rng.random() < 0.7 else rng.choice(legal)
+    return seat, legal, action
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_trusted_steps_play_like_apply(seed: int) -> None:
+    """The arena's way through a match (``HandState.next_pending``, ``apply_legal`` on
+    the current hand, ``Match.sync`` at each hand's end; or ``Match.apply_legal`` per
+    step) gives the events, results and scores of ``Match.apply``."""
+    plain, direct, stepped = (Match.new(seed, hands=5, first_dealer=seed % 4) for _ in range(3))
+    rngs = [random.Random(seed) for _ in range(3)]
+    while not plain.is_over:
+        seat, _, action = _first_pending_policy(plain, rngs[0])
+        plain.apply(seat, action)
+    while not direct.is_over:
+        hand = direct.current
+        item = hand.next_pending()
+        while item is not None:
+            seat, legal, action = _first_pending_policy(direct, rngs[1])
+            assert (seat, legal) == item
+            hand.apply_legal(seat, action, legal)  # type: ignore[arg-type]
+            item = hand.next_pending()
+        assert hand.is_over
+        direct.sync()
+    while not stepped.is_over:
+        seat, legal, action = _first_pending_policy(stepped, rngs[2])
+        stepped.apply_legal(seat, action, legal)  # type: ignore[arg-type]
+    for match in (direct, stepped):
+        assert [e.to_json() for e in match.events] == [e.to_json() for e in plain.events]
+        assert match.results == plain.results and match.scores == plain.scores
+        assert match.hand_no == plain.hand_no
+    direct.sync()  # nothing left to take in: no change
+    assert len(direct.events) == len(plain.events)
+
+
+def test_trusted_steps_refuse_a_stale_legal_tuple() -> None:
+    """``apply_legal`` trusts the caller's check of the action, not its tuple: a tuple
+    that is not the seat's current one is refused and nothing changes."""
+    match = Match.new(3, hands=1)
+    hand = match.current
+    seat, legal = hand.next_pending()  # type: ignore[misc]
+    copy_of_legal = tuple(list(legal))  # equal, but not the referee's own tuple
+    before = len(hand.events)
+    with pytest.raises(IllegalActionError):
+        hand.apply_legal(seat, legal[-1], copy_of_legal)
+    with pytest.raises(NotPendingError):
+        hand.apply_legal((seat + 1) % 4, legal[-1], legal)
+    assert len(hand.events) == before
+    match.apply_legal(seat, legal[-1], legal)
+    with pytest.raises(IllegalActionError):  # the tuple of a decision already made
+        hand.apply_legal(seat, legal[-1], legal)
+    while not match.is_over:
+        seat, legal = match.current.next_pending()  # type: ignore[misc]
+        match.apply_legal(seat, legal[-1], legal)
+    assert match.current.next_pending() is None
+    with pytest.raises(HandOverError):
+        match.apply_legal(seat, legal[-1], legal)
