@@ -37,9 +37,10 @@ class RandomBot(Bot):
         self.rng = random.Random(seed)
 
     def choose(self, view: GameView | None, request: DecisionRequest) -> Action:
-        if WIN in request.legal_actions:
+        legal = request.legal_actions
+        if legal[0] is WIN:  # a win comes first in a legal list (DecisionRequest)
             return WIN
-        return self.rng.choice(request.legal_actions)
+        return self.rng.choice(legal)
 
 
 BOT = RandomBot

@@ -278,7 +278,8 @@ class _Table:
         while item is not None:
             seat, legal = item
             now = clock()
-            request = _request(legal, now + reply_within, "", hand.drawn_tile(seat))
+            deadline = now + reply_within
+            request = _request(legal, deadline, "", hand.drawn_tile(seat))
             if ask is not None:  # recording: what was asked (the answer is traced below)
                 ask((seat, base + len(hand.events), legal))
             bot = bots[seat]
@@ -288,7 +289,7 @@ class _Table:
                 action = police_raised(bot, views[seat], request, stats[seat], trace, now)
             else:
                 end = clock()
-                if (end <= request.deadline or not enforce) and action in legal:
+                if (end <= deadline or not enforce) and action in legal:
                     seat_stats = stats[seat]  # DecisionStats.record, inlined
                     seat_stats.times.append(end - now)
                     outcomes = seat_stats.outcomes

@@ -108,8 +108,21 @@ def load_bot(source: BotSource) -> BotFactory:
 
 
 def _accepts_seed(target: Callable[..., Any]) -> bool:
+    """Whether ``target`` takes a ``seed`` parameter (asked once per target: reading a
+    signature costs more than making a small bot, and a bot is made every match)."""
     try:
-        params = inspect.signature(target).parameters
+        return _SEEDED[target]
+    except (KeyError, TypeError):  # not asked yet, or unhashable: ask
+        pass
+    try:
+        seeded = "seed" in inspect.signature(target).parameters
     except (TypeError, ValueError):
-        return False
-    return "seed" in params
+        seeded = False
+    try:
+        _SEEDED[target] = seeded
+    except TypeError:
+        pass
+    return seeded
+
+
+_SEEDED: dict[Callable[..., Any], bool] = {}
