@@ -108,21 +108,23 @@ def load_bot(source: BotSource) -> BotFactory:
 
 
 def _accepts_seed(target: Callable[..., Any]) -> bool:
-    """Whether ``target`` takes a ``seed`` parameter (asked once per target: reading a
+    """Whether ``target`` takes a ``seed`` parameter (read once per target: reading a
     signature costs more than making a small bot, and a bot is made every match)."""
     try:
-        return _SEEDED[target]
-    except (KeyError, TypeError):  # not asked yet, or unhashable: ask
-        pass
-    try:
-        seeded = "seed" in inspect.signature(target).parameters
-    except (TypeError, ValueError):
-        seeded = False
-    try:
-        _SEEDED[target] = seeded
-    except TypeError:
-        pass
+        seeded = _SEEDED.get(target)
+    except TypeError:  # an unhashable factory: not kept
+        return _reads_seed(target)
+    if seeded is None:
+        seeded = _SEEDED[target] = _reads_seed(target)
     return seeded
+
+
+def _reads_seed(target: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return False
+    return "seed" in params
 
 
 _SEEDED: dict[Callable[..., Any], bool] = {}
