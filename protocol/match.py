@@ -61,6 +61,7 @@ class Match:
         first_dealer: int,
         seat_permutation: tuple[int, ...],
         scorer: Scorer,
+        keep_events: bool = True,
     ) -> None:
         self.seed = seed
         self.hands = hands
@@ -71,7 +72,9 @@ class Match:
         self.scores: tuple[int, ...] = (0, 0, 0, 0)
         self.results: list[HandResult] = []
         self.events: list[Event] = []
-        """All events of the match, hand after hand, then :class:`MatchEnd`."""
+        """All events of the match, hand after hand, then :class:`MatchEnd` (with
+        ``keep_events=False``, the current hand's only)."""
+        self.keep_events = keep_events
         self.is_over = False
         self._hand_start = 0
         """Where the current hand's events begin in :attr:`events` (for :meth:`sync`)."""
@@ -86,9 +89,16 @@ class Match:
         first_dealer: int = 0,
         seat_permutation: Sequence[int] = (0, 1, 2, 3),
         scorer: Scorer = score_win,
+        keep_events: bool = True,
     ) -> Match:
         """Start a match of ``hands`` hands from ``seed``; ``seat_permutation[player]`` is
-        the seat of ``player`` (for duplicate play, see :func:`rotations`)."""
+        the seat of ``player`` (for duplicate play, see :func:`rotations`).
+
+        ``keep_events=False`` keeps no log of the hands played: :attr:`events` then holds
+        the current hand's events only (and ends with :class:`MatchEnd`), for a driver
+        that never reads past hands' events (the in-process arena without records), so
+        a match holds no dead events (memory, and the garbage collector's work). The
+        play, :meth:`apply`'s return value and :attr:`results` are the same."""
         perm = tuple(seat_permutation)
         if sorted(perm) != [0, 1, 2, 3]:
             raise ValueError(f"seat_permutation must order the seats 0..3, not {perm!r}")
@@ -96,7 +106,7 @@ class Match:
             raise ValueError("a match has at least one hand")
         if first_dealer not in range(4):
             raise ValueError(f"first_dealer must be a seat 0..3, not {first_dealer!r}")
-        return cls(seed, hands, first_dealer, perm, scorer)
+        return cls(seed, hands, first_dealer, perm, scorer, keep_events)
 
     def wall(self, hand_no: int) -> tuple[int, ...]:
         """The wall of hand ``hand_no``: the same for every seat permutation."""
@@ -117,6 +127,8 @@ class Match:
             scores=self.scores,
             scorer=self.scorer,
         )
+        if not self.keep_events:
+            self.events.clear()
         self._hand_start = len(self.events)
         self.events.extend(hand.events)
         return hand
@@ -133,6 +145,10 @@ class Match:
         start = len(self.events)
         self.events.extend(self.current.apply(seat, action))
         if self.current.is_over:
+            if not self.keep_events:  # the next hand clears the log: keep what is new
+                ended = self.events[start:]
+                self._next_hand()
+                return ended + self.events[-1 if self.is_over else self._hand_start :]
             self._next_hand()
         return self.events[start:]
 

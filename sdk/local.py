@@ -133,7 +133,14 @@ def play_match(
     """
     if len(bots) != 4:
         raise ValueError(f"a match needs four bots, got {len(bots)}")
-    match = Match.new(seed, hands, first_dealer=first_dealer, seat_permutation=seats)
+    quiet = lazy_views and not strict and not any(_listens(bot) for bot in bots)
+    match = Match.new(
+        seed,
+        hands,
+        first_dealer=first_dealer,
+        seat_permutation=seats,
+        keep_events=record or record_events or not quiet,  # the lazy loop reads no log
+    )
     table = _Table(match, bots, budget, strict, lazy_views, clock)
     if record:
         table.stream = RecordStream(_header(table, budget, time.time(), origin), match.events)
@@ -149,6 +156,15 @@ def play_match(
         events=list(match.events) if record_events else [],
         record_bytes=None if table.stream is None else table.stream.finish("finished", time.time()),
     )
+
+
+_HOOKS = ("on_event", "on_hand_start", "on_hand_end", "on_match_end")
+
+
+def _listens(bot: Bot) -> bool:
+    """Whether ``bot`` has a handler for events or for a hand's or match's start or end
+    (its table then releases the events as they happen; see :meth:`_Table.run`)."""
+    return any(bot.wants(hook) for hook in _HOOKS)
 
 
 def _header(table: _Table, budget: Budget, started: float, origin: Origin | None) -> Header:
@@ -234,11 +250,7 @@ class _Table:
             if not self.eager:  # fed event by event: its handler sees each step
                 feed.window = _SyncedView(feed)
         self.fed = self.feeds if self.eager else self.listeners
-        self.hooked = any(
-            bot.wants(h)
-            for bot in self.bot_at
-            for h in ("on_hand_start", "on_hand_end", "on_match_end")
-        )
+        self.hooked = any(bot.wants(h) for bot in self.bot_at for h in _HOOKS[1:])
 
     def start(self) -> None:
         for seat, bot in enumerate(self.bot_at):

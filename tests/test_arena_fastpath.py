@@ -29,7 +29,7 @@ from sdk.arena.deal import ArenaPlan, play_deal, seatings
 from sdk.arena.loader import load_bot
 from sdk.bot import Bot, DecisionRequest, MatchInfo
 from sdk.budget import Budget
-from sdk.local import play_match
+from sdk.local import MatchResult, play_match
 from sdk.records import comparable_lines, parse_text
 from sdk.view import GameView
 
@@ -274,7 +274,9 @@ class Unruly(Bot):
 
 def _run_both(make: Any, seed: int, seats: tuple[int, ...], **options: Any) -> list[Any]:
     """The same match on the lazy loop and on the plain path: everything played, the
-    record's lines without their timing fields, the outcomes and decision counts."""
+    record's lines without their timing fields, the outcomes and decision counts. The
+    lazy loop also plays it without any log (no record, no events kept: the arena's
+    usual table), which must give the same scores, results and outcomes."""
     out = []
     for lazy in (True, False):
         result = play_match(
@@ -287,17 +289,23 @@ def _run_both(make: Any, seed: int, seats: tuple[int, ...], **options: Any) -> l
             lazy_views=lazy,
             **options,
         )
-        stats = [(list(s.outcomes.items()), len(s.times)) for s in result.stats]  # in order
         out.append(
             (
                 json.dumps([e.to_json() for e in result.events], separators=(",", ":")),
-                result.scores,
-                [r.to_json() for r in result.hand_results],
-                stats,
+                *_summary(result),
                 _played(result.record_bytes),
             )
         )
+    unlogged = play_match(make(), seed=seed, hands=4, seats=seats, **options)
+    assert unlogged.events == [] and unlogged.record_bytes is None
+    assert _summary(unlogged) == out[1][1:4]
     return out
+
+
+def _summary(result: MatchResult) -> tuple[Any, ...]:
+    """Scores, hand results and each player's outcomes (in order) and decision count."""
+    stats = [(list(s.outcomes.items()), len(s.times)) for s in result.stats]
+    return result.scores, [r.to_json() for r in result.hand_results], stats
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])

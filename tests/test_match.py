@@ -187,3 +187,34 @@ def test_trusted_steps_refuse_a_stale_legal_tuple() -> None:
     assert match.current.next_pending() is None
     with pytest.raises(HandOverError):
         match.apply_legal(seat, legal[-1], legal)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_match_without_a_log_plays_the_same(seed: int) -> None:
+    """``keep_events=False``: ``events`` holds only the current hand's events, while
+    ``apply`` still returns every new event and results and scores are unchanged;
+    driving it with ``HandState.apply_legal`` and ``sync`` works the same way."""
+    full = Match.new(seed, hands=5)
+    lean, direct = (Match.new(seed, hands=5, keep_events=False) for _ in range(2))
+    rngs = [random.Random(seed) for _ in range(3)]
+    returned = list(lean.events)
+    while not full.is_over:
+        seat, _, action = _first_pending_policy(full, rngs[0])
+        full.apply(seat, action)
+        seat, _, action = _first_pending_policy(lean, rngs[1])
+        returned += lean.apply(seat, action)
+        if not lean.is_over:
+            assert lean.events == lean.current.events
+    assert lean.is_over
+    assert [e.to_json() for e in returned] == [e.to_json() for e in full.events]
+    assert lean.events == [*lean.current.events, full.events[-1]]
+    while not direct.is_over:
+        hand = direct.current
+        while hand.next_pending() is not None:
+            seat, legal, action = _first_pending_policy(direct, rngs[2])
+            hand.apply_legal(seat, action, legal)  # type: ignore[arg-type]
+        direct.sync()
+        assert direct.events[: len(direct.current.events)] == direct.current.events
+    for match in (lean, direct):
+        assert match.results == full.results and match.scores == full.scores
+    assert isinstance(direct.events[-1], MatchEnd)
