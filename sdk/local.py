@@ -23,7 +23,9 @@ policy (a legal answer in time) is settled in the loop (the rest goes to
 :func:`sdk.decide.police`, the same policy), and the referee takes the answer with
 :meth:`~protocol.hand_state.HandState.apply_legal`, as the loop has just checked it
 against the referee's own tuple of legal actions; the match takes in the hand's events
-at its end (:meth:`~protocol.match.Match.sync`).
+at its end (:meth:`~protocol.match.Match.sync`), and unless the match is recorded it
+keeps no log of past hands (``Match.new(keep_events=False)``: nothing reads it, and a
+log of dead events only makes work for the garbage collector).
 
 >>> from sdk.bot import Bot
 >>> first = [Bot.from_function(lambda v, r: r.legal_actions[-1], name=f"p{i}") for i in range(4)]
@@ -287,8 +289,7 @@ class _Table:
         apply, ok = hand.apply_legal, _OK
         inline_request, new_request = _request is _fast_request, _new
         times = [seat_stats.times.append for seat_stats in stats]
-        oks = [0, 0, 0, 0]
-        """Decisions answered in time and legally, not yet counted in ``stats``."""
+        oks = [0, 0, 0, 0]  # answers legal and in time not yet counted in ``stats``
         base = len(events) - len(hand.events)
         item = hand.next_pending()
         while item is not None:
