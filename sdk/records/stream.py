@@ -11,13 +11,23 @@ and drops the tuples (so they never pile up for the garbage collector), and
 The bytes are exactly those of the reference encoding,
 ``encode_record(build_record(...)).encode()`` (:mod:`sdk.records.writer`: each line
 ``dumps(value.to_json())``), for the same decisions: a test checks it on seeded
-matches with fallbacks and overridden claims. They are assembled from cached text:
-each interned action and tile kind has its JSON once, an event index its line head
-once, a draw or a discard its whole JSON once, other events a compiled f-string per
-type. Decision lines are built by C loops (``map``, ``zip``, ``itemgetter``) over all
-the decisions of a hand at once, events in one Python loop; lists are indexed rather
-than enums hashed (an enum's hash is a Python call); the text stays ASCII but for the
-few lines that may not be (names, tai items), so encoding it is a copy.
+matches with fallbacks and overridden claims, and on the files of an arena run. They
+are assembled from cached text: each interned action and tile kind has its JSON once,
+an event index its line head once, a decision's time below 100 ms its text once. The
+referee emits one shared object per draw and per discard
+(:data:`protocol.hand_state.DRAWS`, :data:`~protocol.hand_state.DISCARDS`), so their
+text is looked up by object (``id``, in C); other events (a few per hand) use a
+compiled f-string per type, and events built afresh (not the shared ones) take that
+path too. Decision lines are built by C loops (``map``, ``zip``, ``itemgetter``) over
+all the decisions of a hand at once and placed before the events they caused by
+index; lists are indexed rather than enums hashed (an enum's hash is a Python call);
+the text stays ASCII but for the few lines that may not be (names, tai items), so
+encoding it is a copy.
+
+What it costs (``benchmarks/bench_records.py``, ``docs/RECORDS.md``): about 0.1 ms a
+hand of four random bots, most of it one line per decision with its legal actions
+(about 0.4 µs a decision for the legal list alone), the two tuples per decision and
+writing ~50 KB a hand.
 
 >>> from protocol.match import Match
 >>> from sdk.records.model import Header, SeatInfo
@@ -42,7 +52,7 @@ from typing import Any
 from protocol import actions as _actions
 from protocol import events as _events
 from protocol.actions import Action, ActionKind
-from protocol.events import Event, HandEnd, HandResult, HandStart
+from protocol.events import Chow, Event, ExposedKong, HandEnd, HandResult, HandStart, Pung, Win
 from protocol.hand_state import DISCARDS, DRAWS
 from protocol.tiles import KIND_COUNT, Tile
 from sdk.records.model import Header, MatchSummary
@@ -136,21 +146,18 @@ class RecordStream:
         tails = list(map(_EVENT_TAIL.get, map(id, events)))  # the shared draws/discards
         starts, odd = self._others(events, tails, start) if None in tails else ([], [])
         texts = self._decision_texts(asked, settled, afters, self._prefixes(afters, starts))
-        before = [""] * (end - start + 1)  # the decisions' lines before each event
-        if unique:
-            list(map(before.__setitem__, map(sub, afters, repeat(start)), texts))
-        else:  # a claim window asked more than one seat
-            for after, text in zip(afters, texts, strict=True):
-                before[after - start] += text
-        lines = list(chain.from_iterable(zip(before, _heads[start:end], tails, strict=False)))
-        lines.append(before[-1])
+        self._add(_placed(afters, texts, unique, start, end, tails), odd)
+        self._done = end
+
+    def _add(self, lines: list[str], odd: list[int]) -> None:
+        """Add the lines of :func:`_placed`; ``odd`` (event positions) are those whose
+        text is not ASCII (tai items), each encoded on its own."""
         at = 0
-        for i in odd:  # a line with non-ASCII text (tai items): encoded on its own
+        for i in odd:
             self._out += lines[at : 3 * i + 2]
             self._line(lines[3 * i + 2])
             at = 3 * i + 3
         self._out += lines[at:] if at else lines
-        self._done = end
 
     def _others(
         self, events: list[Event], tails: list[str | None], start: int
@@ -235,7 +242,13 @@ class RecordStream:
         )
         texts = list(map("".join, lines))
         odd = set() if plain else {k for k in range(n) if outcomes[k] is not _OK or not tails[k]}
+        events, taken = self.events, _TAKEN.get
         for k in compress(range(n), map(_CLAIMS.__contains__, map(_APPLIED, settled))):
+            seat, after, _ = asked[k]
+            if after < len(events):  # usually the claim was taken: its event comes next
+                ev = events[after]
+                if taken(type(ev)) is settled[k][1].kind and ev.seat == seat:  # type: ignore[attr-defined]
+                    continue
             if k not in odd:
                 texts[k] = self._checked_claim(texts[k], asked[k], settled[k])
         for k in odd:
@@ -281,6 +294,23 @@ class RecordStream:
             self._out.clear()
 
 
+def _placed(
+    afters: list[int], texts: list[str], unique: bool, start: int, end: int, tails: list[str]
+) -> list[str]:
+    """The pieces of the lines of events ``start..end-1`` (by event: the decisions'
+    lines before it, its head, the rest of its line), then those of the decisions asked
+    after all of them. ``unique``: no two decisions were asked after the same event."""
+    before = [""] * (end - start + 1)
+    if unique:
+        list(map(before.__setitem__, map(sub, afters, repeat(start)), texts))
+    else:  # a claim window asked more than one seat
+        for after, text in zip(afters, texts, strict=True):
+            before[after - start] += text
+    lines = list(chain.from_iterable(zip(before, _heads[start:end], tails, strict=False)))
+    lines.append(before[-1])
+    return lines
+
+
 def _in_order(asked: list[Asked], settled: list[Settled]) -> tuple[list[Asked], list[Settled]]:
     """The decisions in the canonical order: by events before them, then by seat (a
     claim window is asked in turn order), then as asked (a stable sort)."""
@@ -307,6 +337,14 @@ applied as it came, by answer."""
 _PLAIN_PAIR = {(a, a): t for a, t in _PLAIN_TAIL.items()}
 """The same by (answer, applied)."""
 _CLAIMS = frozenset(a for a in _ACTION_OF if a.kind in _CLAIM_KINDS)
+_TAKEN: dict[type, ActionKind] = {
+    Win: ActionKind.WIN,
+    Pung: ActionKind.PUNG,
+    Chow: ActionKind.CHOW,
+    ExposedKong: ActionKind.KONG,
+}
+"""The claim each event type takes (R5: the first of these after a claim window is the
+claim that won it, :func:`~sdk.records.writer.taker`)."""
 _LEGAL_OPEN = ',"request_id":"","legal":['
 _LEGAL_CLOSE = '],"answer":'
 _SEAT, _AFTER, _LEGAL = itemgetter(0), itemgetter(1), itemgetter(2)
