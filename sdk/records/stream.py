@@ -24,10 +24,10 @@ index; lists are indexed rather than enums hashed (an enum's hash is a Python ca
 the text stays ASCII but for the few lines that may not be (names, tai items), so
 encoding it is a copy.
 
-What it costs (``benchmarks/bench_records.py``, ``docs/RECORDS.md``): about 0.1 ms a
-hand of four random bots, most of it one line per decision with its legal actions
-(about 0.4 µs a decision for the legal list alone), the two tuples per decision and
-writing ~50 KB a hand.
+What it costs (``benchmarks/bench_records.py``, ``docs/RECORDS.md``): about 0.2 ms of
+CPU a hand of four random bots (a hand that costs about 0.5 ms): encoding most of it,
+above all one line per decision with its legal actions (about 0.4 µs a decision for
+the legal list alone), then the two tuples per decision and writing ~50 KB a hand.
 
 >>> from protocol.match import Match
 >>> from sdk.records.model import Header, SeatInfo
@@ -135,17 +135,18 @@ class RecordStream:
         (``after == end``) go last."""
         if len(asked) != len(settled):
             raise ValueError(f"{len(asked)} decisions asked but {len(settled)} settled")
-        afters = list(map(_AFTER, asked))
+        seats, afters, legals = zip(*asked, strict=True) if asked else ((), (), ())  # by column
         unique = len(set(afters)) == len(afters)  # no claim window asked two seats
-        if not unique or afters != sorted(afters):
+        if not unique or list(afters) != sorted(afters):
             asked, settled = _in_order(asked, settled)
-            afters = list(map(_AFTER, asked))
+            seats, afters, legals = zip(*asked, strict=True)
         start = self._done
         _grow(end + 1, 0)
         events = self.events[start:end]
         tails = list(map(_EVENT_TAIL.get, map(id, events)))  # the shared draws/discards
         starts, odd = self._others(events, tails, start) if None in tails else ([], [])
-        texts = self._decision_texts(asked, settled, afters, self._prefixes(afters, starts))
+        prefixes = self._prefixes(afters, starts)
+        texts = self._decision_texts(asked, settled, seats, afters, legals, prefixes)
         self._add(_placed(afters, texts, unique, start, end, tails), odd)
         self._done = end
 
@@ -154,9 +155,9 @@ class RecordStream:
         text is not ASCII (tai items), each encoded on its own."""
         at = 0
         for i in odd:
-            self._out += lines[at : 3 * i + 2]
-            self._line(lines[3 * i + 2])
-            at = 3 * i + 3
+            self._out += lines[at : 2 * i + 2]
+            self._line(lines[2 * i + 2])
+            at = 2 * i + 3
         self._out += lines[at:] if at else lines
 
     def _others(
@@ -186,7 +187,7 @@ class RecordStream:
             tails[k] = f"{_event_text(ev)}}}\n"
         return starts, odd
 
-    def _prefixes(self, afters: list[int], starts: list[tuple[int, int]]) -> list[list[str]]:
+    def _prefixes(self, afters: Sequence[int], starts: list[tuple[int, int]]) -> list[list[str]]:
         """For each decision, the line prefixes (by seat) of its hand: that of the last
         ``hand_start`` before it."""
         hand = self._hand
@@ -205,35 +206,35 @@ class RecordStream:
         self,
         asked: list[Asked],
         settled: list[Settled],
-        afters: list[int],
+        seats: Sequence[int],
+        afters: Sequence[int],
+        legals: Sequence[tuple[Action, ...]],
         prefixes: list[list[str]],
     ) -> list[str]:
         """Every decision's line, built by C loops from cached text as if it were a
         plain ``ok``; then the few that are not (a fallback, a claim that lost to a
-        higher one) are rewritten one by one."""
+        higher one) are rewritten one by one. ``seats``, ``afters``, ``legals``: the
+        columns of ``asked``."""
         n = len(asked)
         if not n:
             return []
-        legals = list(map(_LEGAL, asked))
         if min(map(len, legals)) > 1:  # itemgetter(*legal) gives a tuple
             joined = map(",".join, map(call, starmap(itemgetter, legals), repeat(_ACTION_OF)))
         else:
             joined = map(",".join, map(map, repeat(_ACTION_OF.__getitem__), legals))
-        answers = list(map(_ANSWER, settled))
-        outcomes = list(map(_OUTCOME, settled))
-        plain = outcomes.count(_OK) == n and answers == list(map(_APPLIED, settled))
+        answers, applieds, outcomes, seconds = zip(*settled, strict=True)
+        plain = outcomes.count(_OK) == n and answers == applieds
         if plain:
             tails = list(map(_PLAIN_TAIL.__getitem__, answers))
         else:  # "": an answer that was not applied as it came (a fallback)
-            answered = zip(answers, map(_APPLIED, settled), strict=True)
-            tails = list(map(_PLAIN_PAIR.get, answered, repeat("")))
-        us = list(map(int, map(add, map(mul, map(_SECONDS, settled), repeat(1e6)), repeat(0.5))))
+            tails = list(map(_PLAIN_PAIR.get, zip(answers, applieds, strict=True), repeat("")))
+        us = list(map(int, map(add, map(mul, seconds, repeat(1e6)), repeat(0.5))))
         top = max(us)
         if top >= len(_ms_ends) and top < _MS_CACHED:
             _grow_ms(top + 1)
         ms = map(_ms_ends.__getitem__ if top < _MS_CACHED else _ms_end, us)
         lines = zip(
-            map(getitem, prefixes, map(_SEAT, asked)),
+            map(getitem, prefixes, seats),
             map(_after_open.__getitem__, afters),
             joined,
             tails,
@@ -243,11 +244,11 @@ class RecordStream:
         texts = list(map("".join, lines))
         odd = set() if plain else {k for k in range(n) if outcomes[k] is not _OK or not tails[k]}
         events, taken = self.events, _TAKEN.get
-        for k in compress(range(n), map(_CLAIMS.__contains__, map(_APPLIED, settled))):
-            seat, after, _ = asked[k]
+        for k in compress(range(n), map(_CLAIMS.__contains__, applieds)):
+            seat, after = seats[k], afters[k]
             if after < len(events):  # usually the claim was taken: its event comes next
                 ev = events[after]
-                if taken(type(ev)) is settled[k][1].kind and ev.seat == seat:  # type: ignore[attr-defined]
+                if taken(type(ev)) is applieds[k].kind and ev.seat == seat:  # type: ignore[attr-defined]
                     continue
             if k not in odd:
                 texts[k] = self._checked_claim(texts[k], asked[k], settled[k])
@@ -295,19 +296,23 @@ class RecordStream:
 
 
 def _placed(
-    afters: list[int], texts: list[str], unique: bool, start: int, end: int, tails: list[str]
+    afters: Sequence[int], texts: list[str], unique: bool, start: int, end: int, tails: list[str]
 ) -> list[str]:
-    """The pieces of the lines of events ``start..end-1`` (by event: the decisions'
-    lines before it, its head, the rest of its line), then those of the decisions asked
-    after all of them. ``unique``: no two decisions were asked after the same event."""
-    before = [""] * (end - start + 1)
+    """The pieces of the lines of events ``start..end-1``: the lines of the decisions
+    asked before the first of them, then by event its head and the rest of its line
+    followed by the lines of the decisions asked just after it. ``unique``: no two
+    decisions were asked after the same event. ``tails`` is changed."""
+    first = bisect.bisect_right(afters, start)
     if unique:
-        list(map(before.__setitem__, map(sub, afters, repeat(start)), texts))
+        at = list(map(sub, afters[first:], repeat(start + 1)))
+        list(map(tails.__setitem__, at, map(add, map(tails.__getitem__, at), texts[first:])))
     else:  # a claim window asked more than one seat
-        for after, text in zip(afters, texts, strict=True):
-            before[after - start] += text
-    lines = list(chain.from_iterable(zip(before, _heads[start:end], tails, strict=False)))
-    lines.append(before[-1])
+        for after, text in zip(afters[first:], texts[first:], strict=True):
+            tails[after - start - 1] += text
+    lines = [""] * (2 * (end - start) + 1)  # filled by slices: C loops, no tuples
+    lines[0] = "".join(texts[:first])
+    lines[1::2] = _heads[start:end]
+    lines[2::2] = tails
     return lines
 
 
@@ -347,8 +352,7 @@ _TAKEN: dict[type, ActionKind] = {
 claim that won it, :func:`~sdk.records.writer.taker`)."""
 _LEGAL_OPEN = ',"request_id":"","legal":['
 _LEGAL_CLOSE = '],"answer":'
-_SEAT, _AFTER, _LEGAL = itemgetter(0), itemgetter(1), itemgetter(2)
-_ANSWER, _APPLIED, _OUTCOME, _SECONDS = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
+_SEAT, _AFTER = itemgetter(0), itemgetter(1)
 _OK = Outcome.OK
 _EVENT_TAIL = {
     id(ev): dumps(ev.to_json()) + "}\n"
