@@ -66,6 +66,8 @@ from protocol.view import (
 from protocol.wall import DEALER_TILES, HAND_TILES, RESERVED, Wall, shuffled_wall
 
 __all__ = [
+    "DISCARDS",
+    "DRAWS",
     "HandOverError",
     "HandState",
     "IllegalActionError",
@@ -84,6 +86,16 @@ _OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
 _TAKES_ALL = (ActionKind.PUNG, ActionKind.KONG)
 """Claims that beat a chow (R5)."""
 _NO_PENDING: Mapping[int, tuple[Action, ...]] = MappingProxyType({})
+DRAWS: tuple[tuple[tuple[Draw, ...], ...], ...] = tuple(
+    tuple(tuple(Draw(s, bool(r), t) for t in Tile) for r in (0, 1)) for s in range(4)
+)
+"""The draw events, one shared object by seat, replacement and tile: events are frozen
+values, so the referee reuses them rather than building one per draw (cheaper, and a
+record encoder can look up their text by object)."""
+DISCARDS: tuple[tuple[Discard, ...], ...] = tuple(
+    tuple(Discard(s, t) for t in Tile) for s in range(4)
+)
+"""The discard events, one shared object by seat and tile (as :data:`DRAWS`)."""
 
 
 class IllegalActionError(MahjongError):
@@ -296,7 +308,7 @@ class HandState:
         wall = self.wall  # Wall.draw(), inlined: this runs once per turn
         tile = wall.tiles[wall.front]
         wall.front += 1
-        ev = Draw(seat, False, _TILES[tile])
+        ev = DRAWS[seat][0][tile]
         self.events.append(ev)  # _emit(ev), inlined: the handlers a view runs for a draw
         own, pub = self.owns[seat], self.public
         _pub_draw(pub, ev)
@@ -305,7 +317,7 @@ class HandState:
 
     def _replace(self, seat: int) -> None:
         """Every kong draws its replacement from the back (R8)."""
-        self._emit(Draw(seat, True, _TILES[self.wall.draw_replacement()]))
+        self._emit(DRAWS[seat][1][self.wall.draw_replacement()])
         self._open_turn()
 
     def _act(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
@@ -327,7 +339,7 @@ class HandState:
         """``seat`` discards ``tile``; then the claim window opens, or (usually: nobody
         may claim) the next seat draws. Runs once per turn, so the Discard handlers are
         applied directly (as :meth:`_emit` would) and the no-claim case is inlined."""
-        ev = Discard(seat, tile)
+        ev = DISCARDS[seat][tile]
         self.events.append(ev)
         pub = self.public
         _pub_discard(pub, ev)

@@ -18,7 +18,10 @@ from bots.greedy import GreedyBot
 from bots.random import RandomBot
 from protocol.actions import PASS, WIN, Action, ActionKind
 from protocol.defaults import default_action
+from protocol.events import Discard, Draw, event_from_json
+from protocol.hand_state import DISCARDS, DRAWS
 from protocol.match import Match
+from protocol.tiles import Tile
 from sdk.arena import run_arena
 from sdk.records import (
     Decision,
@@ -192,3 +195,72 @@ def test_records_off_do_no_record_work(monkeypatch: pytest.MonkeyPatch, tmp_path
     run_arena(["bots.random"] * 4, hands=32, backend="local", seed=3, save_logs=tmp_path)
     assert made and len(made) == len(list(tmp_path.glob("*.jsonl")))
     assert streams and all(s is not None for s in streams)
+
+
+def test_the_referee_shares_one_event_per_draw_and_discard() -> None:
+    """The encoder finds a draw's or a discard's text by object: the referee's shared
+    events must equal the ones it would build, and be the ones it emits."""
+    for seat in range(4):
+        for tile in Tile:
+            assert DISCARDS[seat][tile] == Discard(seat, tile)
+            for replacement in (False, True):
+                assert DRAWS[seat][replacement][tile] == Draw(seat, replacement, tile)
+    match = Match.new(2, 2)
+    while not match.is_over:
+        seat, legal = next(iter(match.pending().items()))
+        match.apply(seat, legal[-1])
+    for ev in match.events:
+        if type(ev) is Discard:
+            assert ev is DISCARDS[ev.seat][ev.tile]
+        elif type(ev) is Draw:
+            assert ev is DRAWS[ev.seat][ev.replacement][ev.tile]  # type: ignore[index]
+
+
+def test_events_not_shared_are_encoded_the_same() -> None:
+    """A stream over events built afresh (read back from JSON, so no draw or discard is
+    the referee's shared object) writes the same bytes."""
+    match = Match.new(4, 3)
+    rng = random.Random(4)
+    asked, settled = [], []
+    while not match.is_over:
+        seat, legal = next(iter(match.pending().items()))
+        answer, applied, outcome, seconds = _settle(rng, legal, match.current.drawn_tile(seat))
+        asked.append((seat, len(match.events), legal))
+        settled.append((answer, applied, outcome, seconds))
+        match.apply(seat, applied)
+    fresh = [event_from_json(ev.to_json()) for ev in match.events]
+    assert fresh == match.events
+    assert not any(a is b for a, b in zip(fresh, match.events, strict=True))
+    header = Header(4, 3, tuple(SeatInfo(s, s, "b") for s in range(4)))
+    records = []
+    for events in (match.events, fresh):
+        stream = RecordStream(header, events)
+        stream.asked, stream.settled = list(asked), list(settled)
+        records.append(stream.finish("finished", 1.5))
+    assert records[0] == records[1]
+
+
+def test_arena_record_files_are_the_reference_encoding(tmp_path: Path) -> None:
+    """Every file ``--save-logs`` writes re-encodes byte for byte through the reference
+    writer, with wins (non-ASCII tai items), claims that lost and fallbacks."""
+    lineup = ["bots.random", "bots.greedy", "bots.random", "bots.greedy"]
+    run_arena(lineup, hands=32, match_hands=8, backend="local", seed=3, save_logs=tmp_path)
+    files = sorted(tmp_path.glob("*.jsonl"))
+    assert len(files) == 4
+    outcomes: set[Outcome] = set()
+    for path in files:
+        data = path.read_bytes()
+        record = parse_text(data.decode())
+        assert record.summary is not None
+        decisions = record.decisions
+        again = build_record(
+            record.header,
+            record.events,
+            decisions,
+            status=record.summary.status,
+            ended_at=record.summary.ended_at,
+        )
+        assert encode_record(again).encode() == data
+        outcomes.update(d.outcome for d in decisions)
+    assert any(not p.read_bytes().isascii() for p in files)
+    assert Outcome.OVERRIDDEN in outcomes

@@ -11,13 +11,23 @@ and drops the tuples (so they never pile up for the garbage collector), and
 The bytes are exactly those of the reference encoding,
 ``encode_record(build_record(...)).encode()`` (:mod:`sdk.records.writer`: each line
 ``dumps(value.to_json())``), for the same decisions: a test checks it on seeded
-matches with fallbacks and overridden claims. They are assembled from cached text:
-each interned action and tile kind has its JSON once, an event index its line head
-once, a draw or a discard its whole JSON once, other events a compiled f-string per
-type. Decision lines are built by C loops (``map``, ``zip``, ``itemgetter``) over all
-the decisions of a hand at once, events in one Python loop; lists are indexed rather
-than enums hashed (an enum's hash is a Python call); the text stays ASCII but for the
-few lines that may not be (names, tai items), so encoding it is a copy.
+matches with fallbacks and overridden claims, and on the files of an arena run. They
+are assembled from cached text: each interned action and tile kind has its JSON once,
+an event index its line head once, a decision's time below 100 ms its text once. The
+referee emits one shared object per draw and per discard
+(:data:`protocol.hand_state.DRAWS`, :data:`~protocol.hand_state.DISCARDS`), so their
+text is looked up by object (``id``, in C); other events (a few per hand) use a
+compiled f-string per type, and events built afresh (not the shared ones) take that
+path too. Decision lines are built by C loops (``map``, ``zip``, ``itemgetter``) over
+all the decisions of a hand at once and placed before the events they caused by
+index; lists are indexed rather than enums hashed (an enum's hash is a Python call);
+the text stays ASCII but for the few lines that may not be (names, tai items), so
+encoding it is a copy.
+
+What it costs (``benchmarks/bench_records.py``, ``docs/RECORDS.md``): about 0.2 ms of
+CPU a hand of four random bots (a hand that costs about 0.5 ms): encoding most of it,
+above all one line per decision with its legal actions (about 0.4 µs a decision for
+the legal list alone), then the two tuples per decision and writing ~50 KB a hand.
 
 >>> from protocol.match import Match
 >>> from sdk.records.model import Header, SeatInfo
@@ -35,14 +45,15 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from itertools import compress, repeat, starmap
-from operator import add, call, floordiv, getitem, itemgetter, mod, mul
+from itertools import chain, compress, repeat, starmap
+from operator import add, call, getitem, itemgetter, mul, sub
 from typing import Any
 
 from protocol import actions as _actions
 from protocol import events as _events
 from protocol.actions import Action, ActionKind
-from protocol.events import Discard, Draw, Event, HandEnd, HandResult, HandStart
+from protocol.events import Chow, Event, ExposedKong, HandEnd, HandResult, HandStart, Pung, Win
+from protocol.hand_state import DISCARDS, DRAWS
 from protocol.tiles import KIND_COUNT, Tile
 from sdk.records.model import Header, MatchSummary
 from sdk.records.outcome import Outcome
@@ -89,6 +100,8 @@ class RecordStream:
         self._chunks: list[bytes] = []
         self._out: list[str] = []
         self._start: HandStart | None = None
+        self._hand = 0
+        """The hand of the decisions written last."""
         self._hands = 0
         self._last_scores: tuple[int, ...] | None = None
         self._line(dumps(header.to_json()) + "\n")
@@ -122,90 +135,121 @@ class RecordStream:
         (``after == end``) go last."""
         if len(asked) != len(settled):
             raise ValueError(f"{len(asked)} decisions asked but {len(settled)} settled")
-        asked, settled = _in_order(asked, settled)
-        events, out = self.events, self._out
+        seats, afters, legals = zip(*asked, strict=True) if asked else ((), (), ())  # by column
+        unique = len(set(afters)) == len(afters)  # no claim window asked two seats
+        if not unique or list(afters) != sorted(afters):
+            asked, settled = _in_order(asked, settled)
+            seats, afters, legals = zip(*asked, strict=True)
+        start = self._done
         _grow(end + 1, 0)
-        afters = list(map(_AFTER, asked))
-        texts = self._decision_texts(asked, settled, afters, self._prefixes(afters, end))
-        heads, draw, discard = _heads, _DRAW, _DISCARD
-        n, k = len(texts), 0
-        due = afters[0] if n else -1
-        for i in range(self._done, end):
-            while i == due:  # the decisions asked after i events
-                out.append(texts[k])
-                k += 1
-                due = afters[k] if k < n else -1
-            ev = events[i]
-            cls = type(ev)
-            if cls is Discard:
-                out += (heads[i], discard[ev.seat][ev.tile])  # type: ignore[attr-defined]
-            elif cls is Draw and ev.tile is not None:  # type: ignore[attr-defined]
-                out += (heads[i], draw[ev.seat][ev.replacement][ev.tile])  # type: ignore
-            else:
-                self._other(i, ev)
-        out += texts[k:]
+        events = self.events[start:end]
+        tails = list(map(_EVENT_TAIL.get, map(id, events)))  # the shared draws/discards
+        starts, odd = self._others(events, tails, start) if None in tails else ([], [])
+        prefixes = self._prefixes(afters, starts)
+        texts = self._decision_texts(asked, settled, seats, afters, legals, prefixes)
+        self._add(_placed(afters, texts, unique, start, end, tails), odd)
         self._done = end
 
-    def _prefixes(self, afters: list[int], end: int) -> list[list[str]]:
+    def _add(self, lines: list[str], odd: list[int]) -> None:
+        """Add the lines of :func:`_placed`; ``odd`` (event positions) are those whose
+        text is not ASCII (tai items), each encoded on its own."""
+        at = 0
+        for i in odd:
+            self._out += lines[at : 2 * i + 2]
+            self._line(lines[2 * i + 2])
+            at = 2 * i + 3
+        self._out += lines[at:] if at else lines
+
+    def _others(
+        self, events: list[Event], tails: list[str | None], start: int
+    ) -> tuple[list[tuple[int, int]], list[int]]:
+        """Fill in ``tails`` for the events other than draws and discards (a few per
+        hand; a ``hand_end``'s is followed by the hand's line); return where each hand
+        starts (event index, hand number) and the positions whose text is not ASCII."""
+        starts: list[tuple[int, int]] = []
+        odd: list[int] = []
+        k = -1
+        for _ in range(tails.count(None)):
+            k = tails.index(None, k + 1)
+            ev = events[k]
+            cls = type(ev)
+            if cls is HandEnd and self._start is not None:
+                event, hand = _hand_lines(ev, self._start, start + k)  # type: ignore[arg-type]
+                tails[k] = event + hand
+                self._hands += 1
+                self._last_scores = tuple(ev.scores)  # type: ignore[attr-defined]
+                if not tails[k].isascii():  # type: ignore[union-attr]
+                    odd.append(k)
+                continue
+            if cls is HandStart:
+                self._start = ev  # type: ignore[assignment]
+                starts.append((start + k, ev.hand))  # type: ignore[attr-defined]
+            tails[k] = f"{_event_text(ev)}}}\n"
+        return starts, odd
+
+    def _prefixes(self, afters: Sequence[int], starts: list[tuple[int, int]]) -> list[list[str]]:
         """For each decision, the line prefixes (by seat) of its hand: that of the last
-        ``hand_start`` before it (found with ``list.index``, in C)."""
-        events, start = self.events, self._done
-        types = list(map(type, events[start:end]))
-        hand = 0 if self._start is None else self._start.hand
+        ``hand_start`` before it."""
+        hand = self._hand
         out: list[list[str]] = []
-        at = position = 0
-        while HandStart in types[position:]:
-            position = types.index(HandStart, position) + 1
-            upto = bisect.bisect_right(afters, start + position - 1)
+        at = 0
+        for index, number in starts:
+            upto = bisect.bisect_right(afters, index)
             out += repeat(_prefixes[hand], upto - at)
-            at, hand = upto, events[start + position - 1].hand  # type: ignore[attr-defined]
+            at, hand = upto, number
             _grow(0, hand + 1)
         out += repeat(_prefixes[hand], len(afters) - at)
+        self._hand = hand
         return out
 
     def _decision_texts(
         self,
         asked: list[Asked],
         settled: list[Settled],
-        afters: list[int],
+        seats: Sequence[int],
+        afters: Sequence[int],
+        legals: Sequence[tuple[Action, ...]],
         prefixes: list[list[str]],
     ) -> list[str]:
         """Every decision's line, built by C loops from cached text as if it were a
         plain ``ok``; then the few that are not (a fallback, a claim that lost to a
-        higher one) are rewritten one by one."""
+        higher one) are rewritten one by one. ``seats``, ``afters``, ``legals``: the
+        columns of ``asked``."""
         n = len(asked)
         if not n:
             return []
-        seats = list(map(_SEAT, asked))
-        legals = list(map(_LEGAL, asked))
         if min(map(len, legals)) > 1:  # itemgetter(*legal) gives a tuple
             joined = map(",".join, map(call, starmap(itemgetter, legals), repeat(_ACTION_OF)))
         else:
             joined = map(",".join, map(map, repeat(_ACTION_OF.__getitem__), legals))
-        answered = zip(map(_ANSWER, settled), map(_APPLIED, settled), strict=True)
-        tails = list(map(_PLAIN_TAIL.get, answered, repeat("")))
-        us = list(map(int, map(add, map(mul, map(_SECONDS, settled), repeat(1e6)), repeat(0.5))))
-        top = max(us) // 1000
-        if top < 100_000:  # whole milliseconds from the cache (a bot may take longer)
-            _grow(top + 1, 0)
-        whole = _numbers.__getitem__ if top < 100_000 else str
+        answers, applieds, outcomes, seconds = zip(*settled, strict=True)
+        plain = outcomes.count(_OK) == n and answers == applieds
+        if plain:
+            tails = list(map(_PLAIN_TAIL.__getitem__, answers))
+        else:  # "": an answer that was not applied as it came (a fallback)
+            tails = list(map(_PLAIN_PAIR.get, zip(answers, applieds, strict=True), repeat("")))
+        us = list(map(int, map(add, map(mul, seconds, repeat(1e6)), repeat(0.5))))
+        top = max(us)
+        if top >= len(_ms_ends) and top < _MS_CACHED:
+            _grow_ms(top + 1)
+        ms = map(_ms_ends.__getitem__ if top < _MS_CACHED else _ms_end, us)
         lines = zip(
             map(getitem, prefixes, seats),
-            map(_numbers.__getitem__, afters),
-            repeat(_LEGAL_OPEN),
+            map(_after_open.__getitem__, afters),
             joined,
-            repeat(_LEGAL_CLOSE),
             tails,
-            map(whole, map(floordiv, us, repeat(1000))),
-            map(_FRACTION.__getitem__, map(mod, us, repeat(1000))),
-            repeat("}\n"),
+            ms,
+            strict=True,
         )
         texts = list(map("".join, lines))
-        outcomes = list(map(_OUTCOME, settled))
-        odd = set() if outcomes.count(_OK) == n else {k for k in range(n) if outcomes[k] is not _OK}
-        if "" in tails:  # an answer that was not applied as it came (a fallback)
-            odd.update(k for k in range(n) if not tails[k])
-        for k in compress(range(n), map(_CLAIMS.__contains__, map(_APPLIED, settled))):
+        odd = set() if plain else {k for k in range(n) if outcomes[k] is not _OK or not tails[k]}
+        events, taken = self.events, _TAKEN.get
+        for k in compress(range(n), map(_CLAIMS.__contains__, applieds)):
+            seat, after = seats[k], afters[k]
+            if after < len(events):  # usually the claim was taken: its event comes next
+                ev = events[after]
+                if taken(type(ev)) is applieds[k].kind and ev.seat == seat:  # type: ignore[attr-defined]
+                    continue
             if k not in odd:
                 texts[k] = self._checked_claim(texts[k], asked[k], settled[k])
         for k in odd:
@@ -236,21 +280,6 @@ class RecordStream:
         outcome_text = Outcome(outcome).value
         return f'{answer_text},"applied":{applied_text},"outcome":"{outcome_text}","ms":{micros_text(us)}}}\n'
 
-    def _other(self, i: int, ev: Event) -> None:
-        """Any event but a discard or a draw (a few per hand); after a ``hand_end``,
-        the hand's line."""
-        cls = type(ev)
-        if cls is HandEnd and self._start is not None:
-            event, hand = _hand_lines(ev, self._start, i)  # type: ignore[arg-type]
-            self._line(event)
-            self._line(hand)
-            self._hands += 1
-            self._last_scores = tuple(ev.scores)  # type: ignore[attr-defined]
-            return
-        if cls is HandStart:
-            self._start = ev  # type: ignore[assignment]
-        self._line(f"{_heads[i]}{_event_text(ev)}}}\n")
-
     def _line(self, text: str) -> None:
         """Add a line (with its newline) that may hold non-ASCII text (names, tai
         items): such a line is encoded on its own, so the bulk stays ASCII."""
@@ -264,6 +293,27 @@ class RecordStream:
         if self._out:
             self._chunks.append("".join(self._out).encode())
             self._out.clear()
+
+
+def _placed(
+    afters: Sequence[int], texts: list[str], unique: bool, start: int, end: int, tails: list[str]
+) -> list[str]:
+    """The pieces of the lines of events ``start..end-1``: the lines of the decisions
+    asked before the first of them, then by event its head and the rest of its line
+    followed by the lines of the decisions asked just after it. ``unique``: no two
+    decisions were asked after the same event. ``tails`` is changed."""
+    first = bisect.bisect_right(afters, start)
+    if unique:
+        at = list(map(sub, afters[first:], repeat(start + 1)))
+        list(map(tails.__setitem__, at, map(add, map(tails.__getitem__, at), texts[first:])))
+    else:  # a claim window asked more than one seat
+        for after, text in zip(afters[first:], texts[first:], strict=True):
+            tails[after - start - 1] += text
+    lines = [""] * (2 * (end - start) + 1)  # filled by slices: C loops, no tuples
+    lines[0] = "".join(texts[:first])
+    lines[1::2] = _heads[start:end]
+    lines[2::2] = tails
+    return lines
 
 
 def _in_order(asked: list[Asked], settled: list[Settled]) -> tuple[list[Asked], list[Settled]]:
@@ -284,41 +334,61 @@ _ACTION_OF = {a: dumps(a.to_json()) for a in _actions._INTERNED.values()}
 """Every action's JSON, by action (actions hash by identity: a C-speed lookup)."""
 _CLAIM_KINDS = (ActionKind.WIN, ActionKind.PUNG, ActionKind.CHOW, ActionKind.KONG)
 """An ``ok`` claim may have lost to a higher one (R5)."""
-_PLAIN_TAIL = {(a, a): f'{t},"applied":{t},"outcome":"ok","ms":' for a, t in _ACTION_OF.items()}
-"""What follows ``"answer":`` in a decision whose answer was applied as it came, by
-(answer, applied)."""
+_PLAIN_TAIL = {
+    a: f'],"answer":{t},"applied":{t},"outcome":"ok","ms":' for a, t in _ACTION_OF.items()
+}
+"""What follows a decision's legal actions up to its milliseconds when its answer was
+applied as it came, by answer."""
+_PLAIN_PAIR = {(a, a): t for a, t in _PLAIN_TAIL.items()}
+"""The same by (answer, applied)."""
 _CLAIMS = frozenset(a for a in _ACTION_OF if a.kind in _CLAIM_KINDS)
+_TAKEN: dict[type, ActionKind] = {
+    Win: ActionKind.WIN,
+    Pung: ActionKind.PUNG,
+    Chow: ActionKind.CHOW,
+    ExposedKong: ActionKind.KONG,
+}
+"""The claim each event type takes (R5: the first of these after a claim window is the
+claim that won it, :func:`~sdk.records.writer.taker`)."""
 _LEGAL_OPEN = ',"request_id":"","legal":['
 _LEGAL_CLOSE = '],"answer":'
-_SEAT, _AFTER, _LEGAL = itemgetter(0), itemgetter(1), itemgetter(2)
-_ANSWER, _APPLIED, _OUTCOME, _SECONDS = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
+_SEAT, _AFTER = itemgetter(0), itemgetter(1)
 _OK = Outcome.OK
-_DRAW = [
-    [
-        [dumps(Draw(s, bool(r), Tile(k)).to_json()) + "}\n" for k in range(KIND_COUNT)]
-        for r in (0, 1)
-    ]
-    for s in range(4)
-]
-"""A draw's event line without its head, by seat, replacement and tile."""
-_DISCARD = [
-    [dumps(Discard(s, Tile(k)).to_json()) + "}\n" for k in range(KIND_COUNT)] for s in range(4)
-]
-"""A discard's event line without its head, by seat and tile."""
+_EVENT_TAIL = {
+    id(ev): dumps(ev.to_json()) + "}\n"
+    for ev in chain(chain.from_iterable(chain.from_iterable(DRAWS)), chain.from_iterable(DISCARDS))
+}
+"""The event line after its head of each of the referee's shared draws and discards, by
+object (they live as long as the module, so their ids are never reused)."""
 _heads: list[str] = []
 """``{"type":"event","index":I,"event":`` for I = 0, 1, ... (grown on demand)."""
-_numbers: list[str] = []
-"""``str(i)`` for i = 0, 1, ... (grown with the heads)."""
+_after_open: list[str] = []
+"""``I,"request_id":"","legal":[``: a decision's ``after_event`` I and what follows it
+up to its legal actions (grown with the heads)."""
 _prefixes: list[list[str]] = []
 """``{"type":"decision","hand":H,"seat":S,"after_event":`` by hand and seat."""
+_MS_CACHED = 100_000
+"""Decision times below 100 ms have their text cached (:data:`_ms_ends`)."""
+_ms_ends: list[str] = []
+"""``micros_text(us)`` and the line's end, for us = 0, 1, ... (grown on demand)."""
+
+
+def _ms_end(us: int) -> str:
+    """The end of a decision line that took ``us`` microseconds."""
+    return f"{us // 1000}{_FRACTION[us % 1000]}}}\n"
+
+
+def _grow_ms(n: int) -> None:
+    """Cache the ends of decision lines of up to ``n`` microseconds (at least 1000)."""
+    _ms_ends.extend(map(_ms_end, range(len(_ms_ends), max(n, 1000))))
 
 
 def _grow(n: int, hands: int) -> None:
-    """Cache the heads and numbers up to ``n`` (at least 1000: the milliseconds) and
-    the decision prefixes of ``hands`` hands (at least 16)."""
+    """Cache the heads up to ``n`` (at least 1000) and the decision prefixes of
+    ``hands`` hands (at least 16)."""
     for i in range(len(_heads), max(n, 1000)):
         _heads.append(f'{{"type":"event","index":{i},"event":')
-        _numbers.append(str(i))
+        _after_open.append(f"{i}{_LEGAL_OPEN}")
     for h in range(len(_prefixes), max(hands, 16)):
         _prefixes.append(
             [f'{{"type":"decision","hand":{h},"seat":{s},"after_event":' for s in range(4)]
@@ -389,15 +459,15 @@ _RESULTS = {
 
 
 def _hand_lines(ev: HandEnd, start: HandStart, i: int) -> tuple[str, str]:
-    """The ``hand_end`` event line (index ``i``) and the hand line after it, sharing
-    the result's JSON."""
+    """The ``hand_end`` event line (index ``i``) after its head and the hand line after
+    it, sharing the result's JSON."""
     result = (
         _RESULTS.get((ev.result.outcome, ev.result.payments)) if ev.result.winner is None else None
     )
     if result is None:
         result = dumps(ev.result.to_json())
     scores = ",".join(map(str, ev.scores))
-    event = f'{_heads[i]}{{"type":"hand_end","result":{result},"scores":[{scores}]}}}}\n'
+    event = f'{{"type":"hand_end","result":{result},"scores":[{scores}]}}}}\n'
     hand = (
         f'{{"type":"hand","hand":{start.hand},"dealer":{start.dealer},'
         f'"round_wind":{_TILE[start.round_wind]},"end_event":{i},"result":{result},'
