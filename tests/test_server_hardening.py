@@ -14,6 +14,8 @@ import logging
 import os
 import socket
 import struct
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -474,6 +476,24 @@ async def test_finished_tables_leave_memory_and_stay_served(tmp_path: Path) -> N
         assert [t["table_id"] for t in listed] == [created["table_id"]]
 
 
+async def test_a_finished_table_keeps_its_status_but_not_its_referee_state(
+    tmp_path: Path,
+) -> None:
+    """In the grace period a finished table answers late resumes, but its match (every
+    event, walked by each full garbage collection) is already gone."""
+    async with (
+        running_server(_config(tmp_path, finished_grace=30.0)) as server,
+        httpx.AsyncClient(base_url=server.url, timeout=5) as http,
+    ):
+        created = (await http.post("/v1/tables", json=_house_table(2, hands=2))).json()
+        final = await _status(http, created["table_id"], {"finished"}, 20)
+        table = server.server.tables[created["table_id"]]
+        assert table.match is None and table.records == []
+        assert table.status().model_dump(mode="json", exclude_none=True) == final
+        assert final["status"] == "finished" and final["hand_no"] == 1
+        assert sum(final["scores"]) == 0
+
+
 # -- 6: connections that never speak; caps; accept failures -------------------------------
 
 
@@ -649,3 +669,17 @@ async def test_plain_line_programs_still_take_open_seats_when_allowed(tmp_path: 
         bot = load_bot("bots.random").make(4)
         result = await asyncio.wait_for(run_tcp(bot, "127.0.0.1", server.line_port), 30)
         assert result.completed and result.seat == 2
+
+
+def test_the_served_process_freezes_its_start_up_heap_and_collects_fully_less_often() -> None:
+    """``serve`` tunes the collector once started (run in a child: freezing is global)."""
+    probe = (
+        "import gc\n"
+        "from sdk.server.runner import FULL_COLLECTION_RATIO, tune_garbage_collector\n"
+        "young = gc.get_threshold()[:2]\n"
+        "tune_garbage_collector()\n"
+        "assert gc.get_freeze_count() > 1000, gc.get_freeze_count()\n"
+        "assert gc.get_threshold() == (*young, FULL_COLLECTION_RATIO) and FULL_COLLECTION_RATIO > 10\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -315,7 +315,11 @@ class WireServerSeat:
         self._log: list[str] = []
         self._out: list[str] = []
         self._pending: _Pending | None = None
-        self._settled: dict[str, Decision] = {}
+        self._settled: dict[str, Action | None] = {}
+        """Every settled request id: the default applied if it timed out (a late reply is
+        told what was played), else ``None``. Plain values, not :class:`Decision`
+        objects: a long match settles thousands, and the server's garbage collector
+        would walk every one on each full collection."""
         self._requests = 0
 
     # -- connection --
@@ -479,13 +483,11 @@ class WireServerSeat:
     def _reply(self, msg: Reply, now: float) -> Decision | None:
         pending = self._pending
         if pending is None or msg.request_id != pending.request_id:
-            settled = self._settled.get(msg.request_id)
-            if settled is None:
+            settled = self._settled
+            if msg.request_id not in settled:
                 self._reject(msg.request_id, RejectReason.UNKNOWN_REQUEST, "no such request", None)
-            elif settled.reason is RejectReason.TIMEOUT:
-                self._reject(
-                    msg.request_id, RejectReason.LATE, "after the deadline", settled.action
-                )
+            elif (default := settled[msg.request_id]) is not None:
+                self._reject(msg.request_id, RejectReason.LATE, "after the deadline", default)
             else:
                 self._reject(msg.request_id, RejectReason.STALE, "already settled", None)
             return None
@@ -509,7 +511,8 @@ class WireServerSeat:
         return decision
 
     def _settle(self, decision: Decision) -> None:
-        self._settled[decision.request_id] = decision
+        timed_out = decision.reason is RejectReason.TIMEOUT
+        self._settled[decision.request_id] = decision.action if timed_out else None
         self._pending = None
 
     def _refuse(self, reason: RejectReason, message: str) -> Decision:

@@ -344,6 +344,7 @@ class TournamentServer:
         table_id = table.spec.table_id
         self._tasks.pop(table_id, None)
         self._finished[table_id] = table.status()
+        table.release()
         while len(self._finished) > KEEP_FINISHED:
             self._finished.popitem(last=False)
         self.lobby.poke()
