@@ -129,8 +129,9 @@ def tune_garbage_collector() -> None:
     as the process, yet each full collection walked them all, 50-60 ms on the
     development machine. And full collections come ten times rarer: one walks the whole
     heap of the tables playing (about 100,000 objects at 100 tables, 50-100 ms here), a
-    pause that lands in the p99 latency of every table at once. Cyclic garbage waits a
-    little longer; young collections are unchanged. ``benchmarks/bench_server.py``
+    pause that lands in the p99 latency of every table at once. Cyclic garbage waits
+    longer (about 28 MiB more at the peak of the attack benchmark); young collections
+    are unchanged. ``benchmarks/bench_server.py``
     measures the effect (``docs/SERVER.md``, Capacity)."""
     gc.collect()
     gc.freeze()
