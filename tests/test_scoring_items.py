@@ -286,6 +286,20 @@ def test_concealed_kongs_count_as_concealed_pungs() -> None:
     }
 
 
+def test_honor_concealed_kong_stays_concealed_r11_1() -> None:
+    """A declared concealed kong of an honor is a set as declared (R11.1): R11.2 records
+    as exposed only an honor kind held three times in the hand. So 門清 holds and the kong
+    counts toward 三暗刻 (R13); the same dragons held as CCC in the hand break both."""
+    kong = win("111m 555p 345s 678s 88p", "6s", melds="concealed_kong:CCCC")
+    assert tai(kong) == {
+        "concealed_hand": 1,
+        "dragon_pung": 1,
+        "three_concealed_pungs": 2,
+        "concealed_kong": 2,
+    }
+    assert tai(win("111m 555p 345s 678s 88p CCC", "6s")) == {"dragon_pung": 1}
+
+
 # --- 全求 -----------------------------------------------------------------------------
 
 
