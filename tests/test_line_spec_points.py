@@ -13,13 +13,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+import httpx
+
 from protocol.actions import DISCARD, PASS, Action
 from protocol.hand_state import HandState
 from protocol.line.adapter import LineTable
 from protocol.line.tile_ids import kind_of
 from protocol.tiles import Tile, parse_tiles
 from protocol.wall import build_wall
+from sdk.server.config import ServerConfig
 from sdk.server.records import Clock, DecisionRecord, Outcome
+from sdk.server.runner import running_server
 from sdk.server.seats import Ask, LineSeat
 
 # --- a scripted hand, its walls numbered along the deal ---------------------------------
@@ -183,3 +187,25 @@ def test_a_follow_up_ask_past_its_own_limit_gets_the_default() -> None:
     seat.expire(104.0)
     (record,) = ctx.records
     assert record.outcome is Outcome.LATE and record.applied == DISCARD[Tile.S1]
+
+
+# --- server: table creation ---------------------------------------------------------------
+
+
+async def test_a_line_seat_name_that_cannot_be_one_start_word_is_refused() -> None:
+    # "/start MJ <seat> <name>": one ASCII line, words separated by single spaces. A line
+    # seat named "my bot" or "機器人" could never be greeted (the table would abort when
+    # the program attached), so the table is refused when it is created.
+    config = ServerConfig(port=0, line_port=0, db_path=":memory:", admin_token="letmein")
+    auth = {"authorization": "Bearer letmein"}
+    async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as http:
+        for name in ("my bot", "機器人"):
+            seats = [{"seat": 1, "bot_name": name, "transport": "line"}]
+            body = {"seed": 1, "hands": 1, "seats": seats}
+            response = await http.post("/v1/tables", json=body, headers=auth)
+            assert response.status_code == 422, response.text
+            assert response.json()["code"] == "malformed"
+            assert "/start MJ <seat> <name>" in response.json()["message"]
+        seats = [{"seat": 1, "bot_name": "old-champion", "transport": "line"}]
+        body = {"seed": 1, "hands": 1, "seats": seats}
+        assert (await http.post("/v1/tables", json=body, headers=auth)).status_code == 201
