@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from protocol.line.adapter import LineTable
+from protocol.line.codec import StartLine
+from protocol.line.tile_ids import LineError
 from protocol.wall import hand_seed, physical_wall
 from protocol.wire.common import ErrorCode
 from protocol.wire.messages import MatchConfig, Timing
@@ -411,6 +413,15 @@ class TournamentServer:
                 )
             return _SeatPlan(seat, name, "house")
         if transport == "line":
+            try:
+                StartLine(seat, name)
+            except LineError:
+                raise RequestError(
+                    422,
+                    ErrorCode.MALFORMED,
+                    f"seat {seat}: a line-protocol seat's bot_name is its name in "
+                    f"'/start MJ <seat> <name>', one ASCII word, not {name!r}",
+                ) from None
             if command:
                 if not self.config.allow_commands:
                     raise RequestError(

@@ -323,7 +323,11 @@ class LineSeat(Seat):
     """A program speaking the line protocol. The table feeds the seat's lines (from its
     :class:`~protocol.line.LineTable`) to :meth:`write`; the program's replies are read
     by :meth:`serve` until it disconnects. The line protocol cannot resume: a program
-    that drops is played by the default for the rest of the match."""
+    that drops is played by the default for the rest of the match.
+
+    One decision may take several asks (``/ask hu``, ``/ask gong``, ``/ask throw``);
+    each ``/ask`` has the full time limit from when it is written, as the tournament
+    referee times them, so the deadline moves on with every follow-up ask."""
 
     transport = "line"
 
@@ -432,6 +436,8 @@ class LineSeat(Seat):
             if self.ctx is not None:
                 self.ctx.changed()
         elif isinstance(step, NextAsk):
+            if asked is not None and self.ctx is not None:  # each /ask has its own limit
+                asked.deadline = now + self.ctx.decision_seconds
             self.write([step.line])
         elif isinstance(step, Decided) and asked is not None:
             raw = "\n".join(self._raw)
