@@ -88,3 +88,19 @@ async def test_noisy_lingering_programs_play_and_are_cleaned_up(tmp_path: Path) 
         (p, Path(f"/proc/{p}/stat").read_text()[:80]) for p in started if _alive(p)
     ]
     assert os.getpid() not in started
+
+
+async def test_a_started_programs_name_is_one_start_word_whatever_its_file_name() -> None:
+    """``--seat cmd:PATH``: the seat's name is the file name made one ASCII word, so the
+    ``/start MJ <seat> <name>`` line can carry it (a space or a non-ASCII letter in the
+    file name would otherwise make the table refuse the seat)."""
+    from protocol.line.codec import StartLine
+    from sdk.server.core import parse_seat_spec
+
+    entrant = parse_seat_spec("cmd:'/opt/bots/my bot 機器' --level 3")
+    assert entrant.name == "my_bot___" and entrant.command == [
+        "/opt/bots/my bot 機器",
+        "--level",
+        "3",
+    ]
+    assert StartLine(0, entrant.name).format() == "/start MJ 1 my_bot___"

@@ -144,6 +144,17 @@ def program_log_dir(config: ServerConfig) -> Path:
     return Path(config.db_path).resolve().parent / "program-logs"
 
 
+def program_name(path: str) -> str:
+    """The seat name of a program the server starts: its file name, made one ASCII word
+    (what ``/start MJ <seat> <name>`` can carry), at most 64 characters.
+
+    >>> program_name("/opt/bots/my bot v2"), program_name("./機器人.py")
+    ('my_bot_v2', '___.py')
+    """
+    name = "".join(c if c.isascii() and not c.isspace() else "_" for c in os.path.basename(path))
+    return name[:64] or "program"
+
+
 def parse_seat_spec(spec: str) -> Entrant:
     """A ``--seat`` option: ``cmd:PROGRAM ARGS...`` (a line-protocol program the server
     starts) or ``house:NAME`` / ``NAME`` (a house bot). Needs a running event loop."""
@@ -151,7 +162,7 @@ def parse_seat_spec(spec: str) -> Entrant:
         command = shlex.split(spec[4:])
         if not command:
             raise ValueError(f"--seat {spec!r}: no program after cmd:")
-        return Entrant("cmd", os.path.basename(command[0])[:64], command=command)
+        return Entrant("cmd", program_name(command[0]), command=command)
     name = spec.removeprefix("house:")
     if not name:
         raise ValueError(f"--seat {spec!r}: no house bot name")
