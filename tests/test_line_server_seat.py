@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from line_helpers import numbered_in_place_order
 
 from protocol.actions import CONCEALED_KONG, DISCARD, PASS, PUNG, WIN
 from protocol.hand_state import HandState
@@ -15,17 +16,6 @@ DEALER = parse_tiles("123456789s EEE SSS W C")  # C is the 17th tile, the "drawn
 SEAT1 = parse_tiles("123m 456m 789m 123p 55p CC")  # wins on C (or 5p), may pung C
 
 
-def _numbered_in_place_order(wall: tuple[int, ...]) -> list[int]:
-    """A physical wall for a scripted one: copies numbered along the wall, so that the
-    expected ids below can be read off the deal."""
-    seen = [0] * len(Tile)
-    physical = []
-    for kind in wall:
-        physical.append(kind * 4 + seen[kind])
-        seen[kind] += 1
-    return physical
-
-
 def _table() -> tuple[HandState, LineTable, list[list[str]]]:
     pool = [k for k in Tile for _ in range(4)]
     for t in DEALER + SEAT1:
@@ -33,7 +23,7 @@ def _table() -> tuple[HandState, LineTable, list[list[str]]]:
     hands = [DEALER, SEAT1, pool[:16], pool[16:32]]
     wall = build_wall(0, hands)
     hand = HandState.new(wall, dealer=0)
-    table = LineTable(lambda _: _numbered_in_place_order(wall))
+    table = LineTable(lambda _: numbered_in_place_order(wall))
     for seat in range(4):
         table.add_seat(seat, f"p{seat + 1}")
     received: list[list[str]] = [[], [], [], []]

@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 
 import httpx
+from line_helpers import numbered_in_place_order
 
 from protocol.actions import ADDED_KONG, DISCARD, KONG, PASS, PUNG, WIN, Action, ActionKind
 from protocol.hand_state import HandState
@@ -37,15 +38,6 @@ SEAT1 = parse_tiles("123m 456m 789m 11p 23p SWF")  # may chow the dealer's 4p wi
 SEAT2 = parse_tiles("NNN 123m 456m 789m 1p 567p")  # may kong or pung the dealer's N
 
 
-def _in_place_order(wall: Sequence[int]) -> list[int]:
-    seen = [0] * len(Tile)
-    physical = []
-    for kind in wall:
-        physical.append(kind * 4 + seen[kind])
-        seen[kind] += 1
-    return physical
-
-
 class Script:
     """One hand of a :class:`HandState` with every seat on the line protocol; the lines
     each seat received since the last call of :meth:`take`."""
@@ -53,7 +45,7 @@ class Script:
     def __init__(self, hands: list[list[int]], draws: Sequence[int] = ()) -> None:
         wall = build_wall(0, hands, draws)
         self.hand = HandState.new(wall, dealer=0)
-        self.table = LineTable(lambda _: _in_place_order(wall))
+        self.table = LineTable(lambda _: numbered_in_place_order(wall))
         self.seats = [self.table.add_seat(s, f"p{s + 1}") for s in range(4)]
         self.got: list[list[str]] = [[], [], [], []]
         self._feed(self.hand.events)
