@@ -93,6 +93,21 @@ def _run(
             "python -m sdk.server: error: house bot 'mine': no bot 'gredy': it is not a house "
             "bot (defensive, greedy, ",
         ),
+        (
+            _server,
+            ["--seat", "cmd:", "--db", ":memory:"],
+            "python -m sdk.server: error: --seat 'cmd:': no program after cmd: (see --help)",
+        ),
+        (
+            _server,
+            ["--seat", "cmd:'./my bot", "--db", ":memory:"],
+            'python -m sdk.server: error: --seat "cmd:\'./my bot": No closing quotation',
+        ),
+        (
+            _server,
+            ["--seat", "gredy", "--db", ":memory:"],
+            "python -m sdk.server: error: --seat 'gredy': no house bot 'gredy' (defensive, ",
+        ),
     ],
 )
 def test_usage_errors(

@@ -20,6 +20,7 @@ from protocol.cli import CommandError, Parser, run_command
 from sdk.arena.loader import BotLoadError, load_bot
 from sdk.botspec import canonical_spec
 from sdk.server.config import ServerConfig
+from sdk.server.core import seat_spec
 from sdk.server.runner import serve
 
 __all__ = ["build_config", "main", "parser"]
@@ -188,6 +189,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         config = build_config(args)
         _check(config)
+        for spec in args.seat:
+            _check_seat(config, spec)
     except (ValueError, BotLoadError) as exc:
         p.error(str(exc))
     logging.basicConfig(
@@ -220,6 +223,14 @@ def _check(config: ServerConfig) -> None:
             load_bot(spec)
         except BotLoadError as exc:
             raise BotLoadError(f"house bot {name!r}: {exc}") from None
+
+
+def _check_seat(config: ServerConfig, spec: str) -> None:
+    """A ``--seat`` option reads, and names a house bot the server has."""
+    kind, name, _ = seat_spec(spec)
+    if kind == "house" and name not in config.house_bots:
+        known = ", ".join(sorted(config.house_bots))
+        raise ValueError(f"--seat {spec!r}: no house bot {name!r} ({known})")
 
 
 if __name__ == "__main__":

@@ -53,7 +53,14 @@ from sdk.server.security import new_token, same_token
 from sdk.server.store import Store, StoredMatch
 from sdk.server.table import Table, TableSpec
 
-__all__ = ["RULES", "RequestError", "TournamentServer", "house_seed", "parse_seat_spec"]
+__all__ = [
+    "RULES",
+    "RequestError",
+    "TournamentServer",
+    "house_seed",
+    "parse_seat_spec",
+    "seat_spec",
+]
 
 log = logging.getLogger("sdk.server")
 
@@ -155,18 +162,34 @@ def program_name(path: str) -> str:
     return name[:64] or "program"
 
 
-def parse_seat_spec(spec: str) -> Entrant:
-    """A ``--seat`` option: ``cmd:PROGRAM ARGS...`` (a line-protocol program the server
-    starts) or ``house:NAME`` / ``NAME`` (a house bot). Needs a running event loop."""
+def seat_spec(spec: str) -> tuple[str, str, list[str] | None]:
+    """A ``--seat`` option read: ``cmd:PROGRAM ARGS...`` (a line-protocol program the
+    server starts) or ``house:NAME`` / ``NAME`` (a house bot), as (kind, seat name,
+    command). Raises ``ValueError`` naming what is wrong; the command line checks every
+    ``--seat`` with it before serving.
+
+    >>> seat_spec("cmd:./my_bot --level 3"), seat_spec("greedy")
+    (('cmd', 'my_bot', ['./my_bot', '--level', '3']), ('house', 'greedy', None))
+    """
     if spec.startswith("cmd:"):
-        command = shlex.split(spec[4:])
+        try:
+            command = shlex.split(spec[4:])
+        except ValueError as exc:  # an unclosed quotation
+            raise ValueError(f"--seat {spec!r}: {exc}") from None
         if not command:
             raise ValueError(f"--seat {spec!r}: no program after cmd:")
-        return Entrant("cmd", program_name(command[0]), command=command)
+        return "cmd", program_name(command[0]), command
     name = spec.removeprefix("house:")
     if not name:
         raise ValueError(f"--seat {spec!r}: no house bot name")
-    return Entrant("house", name)
+    return "house", name, None
+
+
+def parse_seat_spec(spec: str) -> Entrant:
+    """The lobby entrant of a ``--seat`` option (:func:`seat_spec`). Needs a running
+    event loop."""
+    kind, name, command = seat_spec(spec)
+    return Entrant(kind, name, command=command)
 
 
 class TournamentServer:

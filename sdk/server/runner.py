@@ -139,6 +139,14 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_RATIO)
 
 
+async def _tune_once_started(userver: uvicorn.Server) -> None:
+    """:func:`tune_garbage_collector` as soon as ``userver`` has started (never, if it
+    fails to start: the failure then ends :func:`serve` as it would without this)."""
+    while not userver.started:
+        await asyncio.sleep(0.01)
+    tune_garbage_collector()
+
+
 def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "info") -> None:
     """Serve until interrupted (the command line)."""
     server = TournamentServer(config, seats)
@@ -150,10 +158,10 @@ def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "inf
         # house bots run in threads: hand the interpreter back to the event loop sooner
         sys.setswitchinterval(SWITCH_INTERVAL)
         AcceptLog(asyncio.get_running_loop(), config.accept_log_interval).install()
-        task = asyncio.create_task(userver.serve(sockets=[sock]))
-        while not (userver.started or task.done()):
-            await asyncio.sleep(0.01)
-        tune_garbage_collector()
-        await task
+        watcher = asyncio.create_task(_tune_once_started(userver))
+        try:
+            await userver.serve(sockets=[sock])
+        finally:
+            watcher.cancel()
 
     asyncio.run(main())
