@@ -379,8 +379,7 @@ class TournamentServer:
         from memory after ``finished_grace`` seconds (late resumes still get ``bye``)."""
         table_id = table.spec.table_id
         self._tasks.pop(table_id, None)
-        self._finished[table_id] = table.status()
-        table.release()
+        self._finished[table_id] = table.release()
         while len(self._finished) > KEEP_FINISHED:
             self._finished.popitem(last=False)
         self.lobby.poke()

@@ -131,8 +131,8 @@ def tune_garbage_collector() -> None:
     heap of the tables playing (about 100,000 objects at 100 tables, 50-100 ms here), a
     pause that lands in the p99 latency of every table at once. Cyclic garbage waits
     longer (about 28 MiB more at the peak of the attack benchmark); young collections
-    are unchanged. ``benchmarks/bench_server.py``
-    measures the effect (``docs/SERVER.md``, Capacity)."""
+    are unchanged. ``benchmarks/bench_server.py`` measures the effect
+    (``docs/SERVER.md``, Capacity)."""
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()

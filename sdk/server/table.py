@@ -111,8 +111,9 @@ class Table:
         self.match: Match | None = None
         self.created = Clock.now()
         self.records: list[DecisionRecord] = []
-        self._final: TableStatus | None = None
         """Decision records of the hand in progress (earlier hands are in the store)."""
+        self._final: TableStatus | None = None
+        """The status kept by :meth:`release` once the match is over."""
         self.decisions = 0
         self._line_seats = {s.seat: s for s in self.seats if isinstance(s, LineSeat)}
         self._pushers = [s for s in self.seats if not isinstance(s, LineSeat)]
@@ -358,19 +359,20 @@ class Table:
     async def _close_seats(self) -> None:
         await asyncio.gather(*(s.close() for s in self.seats), return_exceptions=True)
 
-    # -- queries --
-
-    def release(self) -> None:
-        """The task has ended and the match is stored: keep the final status, drop the
-        referee's state (every event of the match, the line protocol's table). The table
-        itself stays a while so that late resumes are told ``bye``; without this, the
-        events of every table finished in the last ``finished_grace`` seconds (tens of
-        thousands of objects at 100 tables) were walked by each full garbage collection,
-        a pause that reached the p99 latency of the tables still playing."""
+    def release(self) -> TableStatus:
+        """The task has ended and the match is stored: keep the final status (returned),
+        drop the referee's state (every event of the match, the line protocol's table).
+        The table itself stays a while so that late resumes are told ``bye``; without
+        this, the events of every table finished in the last ``finished_grace`` seconds
+        (tens of thousands of objects at 100 tables) were walked by each full garbage
+        collection, a pause that reached the p99 latency of the tables still playing."""
         self._final = self.status()
         self.match = None
         self.line_table = None
         self.records, self._held, self._tiers = [], [], None
+        return self._final
+
+    # -- queries --
 
     def status(self) -> TableStatus:
         """The REST view of this table."""
