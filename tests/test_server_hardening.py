@@ -672,7 +672,8 @@ async def test_plain_line_programs_still_take_open_seats_when_allowed(tmp_path: 
 
 
 def test_the_served_process_freezes_its_start_up_heap_and_collects_fully_less_often() -> None:
-    """``serve`` tunes the collector once started (run in a child: freezing is global)."""
+    """What ``serve`` calls once uvicorn has started (run in a child: freezing is
+    global)."""
     probe = (
         "import gc\n"
         "from sdk.server.runner import FULL_COLLECTION_RATIO, tune_garbage_collector\n"
