@@ -14,6 +14,7 @@ from search_views import decision_points
 from bots.defensive import DefensiveBot
 from protocol.actions import WIN as WIN_ACTION
 from protocol.actions import Action
+from protocol.events import Draw, HandStart, project_all
 from protocol.hand_state import HandState, IllegalActionError
 from protocol.rules import legal_actions
 from protocol.tiles import KIND_COUNT
@@ -104,6 +105,44 @@ def test_bot_policy_plays_a_sample_bot_and_refuses_illegal_answers() -> None:
 
     with pytest.raises(ValueError, match="not one of its legal actions"):
         playout(HandState.new(seed=8, dealer=1), [bot_policy(Stubborn())] * 4, rng)
+
+
+class Listener(DefensiveBot):
+    """Defensive that also keeps every event it hears."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.heard: list = []
+
+    def on_event(self, view, event) -> None:
+        super().on_event(view, event)
+        self.heard.append(event)
+
+
+def test_a_listening_bot_hears_the_hand_as_its_seat_sees_it_once_each() -> None:
+    bot = Listener()
+    policy = bot_policy(bot)
+    hand = HandState.new(seed=12, dealer=2)
+    playout(hand, [lite_policy, policy, lite_policy, lite_policy], random.Random(3))
+    seen = project_all(hand.events, 1)
+    assert len(bot.heard) > 40
+    assert bot.heard == seen[: len(bot.heard)]  # in order, each once, then the rest unheard
+    assert all(e.tile is None for e in bot.heard if isinstance(e, Draw) and e.seat != 1)
+    # on another state the same policy starts over: a fork replays the hand so far
+    start, rng = HandState.new(seed=13, dealer=0), random.Random(0)
+    for _ in range(30):
+        seat, legal = next(iter(start.pending().items()))
+        start.apply(seat, lite_policy(start, seat, legal, rng))
+    bot.heard.clear()
+    playout(fork(start), [lite_policy, policy, lite_policy, lite_policy], random.Random(4))
+    assert bot.heard[: len(project_all(start.events, 1))] == project_all(start.events, 1)
+    assert sum(isinstance(e, HandStart) for e in bot.heard) == 1
+
+
+def test_a_bot_policy_can_be_told_not_to_listen() -> None:
+    bot = Listener()
+    playout(HandState.new(seed=12, dealer=2), [bot_policy(bot, listen=False)] * 4, random.Random(3))
+    assert bot.heard == []
 
 
 def test_an_illegal_policy_answer_raises_and_changes_nothing() -> None:

@@ -19,9 +19,9 @@
   least fitting tile. Rollouts with it deal in less than with lite, closer to the
   defensive field a search bot meets (the search bot's default).
 * :func:`bot_policy`: any :class:`~sdk.bot.Bot` (the sample bots) as a policy; it gets
-  the seat's own :class:`~sdk.view.GameView` of the simulated hand. Bots are far slower
-  than the policies above (a view copy per decision) and see no events, so a bot that
-  tracks events (defensive's passed kinds) plays with less memory than in a real game.
+  the seat's own :class:`~sdk.view.GameView` of the simulated hand and, if it listens,
+  the events of the hand as its seat sees them. Bots are far slower than the policies
+  above (a view copy per decision).
 
 >>> import random
 >>> from protocol.hand_state import HandState
@@ -36,9 +36,11 @@ from __future__ import annotations
 import inspect
 import math
 import random
+from typing import Any
 
 from protocol.actions import KONG, PASS, PUNG, WIN, Action, ActionKind
 from protocol.analysis import shanten_counts
+from protocol.events import project
 from protocol.hand_state import HandState
 from protocol.wall import RESERVED
 from sdk.bot import Bot, DecisionRequest
@@ -188,20 +190,50 @@ def _claim(legal: tuple[Action, ...]) -> Action:
     return PASS
 
 
-def bot_policy(bot: Bot) -> Policy:
+def bot_policy(bot: Bot, *, listen: bool | None = None) -> Policy:
     """``bot`` as a policy: its ``choose`` on the seat's view of the simulated hand. An
-    answer that is not legal raises :class:`ValueError` (a bug in the bot)."""
+    answer that is not legal raises :class:`ValueError` (a bug in the bot).
+
+    A bot with event handlers (``listen``, by default whether it has an ``on_event``)
+    hears, before each of its decisions, every event of the hand it has not heard yet,
+    as its seat sees it (:func:`protocol.events.project`), so a bot that tracks events
+    (defensive's passed kinds) plays as it would in a real game. When the policy is
+    called on another state than last time it starts over from that state's first
+    event: on a :func:`~sdk.search.state.fork` of a real hand that replays the hand so
+    far (its ``hand_start`` included, where such bots reset); a state from
+    :func:`~sdk.search.state.state_from_world` has no past events, so the bot keeps
+    what it knew. Handlers get the view at the decision, not at each event.
+    """
     if inspect.iscoroutinefunction(bot.choose):
         raise TypeError(f"{bot.name} is an async bot; a policy must answer synchronously")
+    if listen is None:
+        listen = bot.wants("on_event")
+    heard: list[Any] = [None, 0]  # the state last seen, and how many of its events heard
 
     def policy(
         state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
+        view = GameView(state.view(seat))
+        if listen:
+            _catch_up(bot, view, state, seat, heard)
         request = DecisionRequest(legal, math.inf, drawn_tile=state.drawn_tile(seat))
-        action = bot.choose(GameView(state.view(seat)), request)
+        action = bot.choose(view, request)
         if action not in legal:
             raise ValueError(f"{bot.name} answered {action}, not one of its legal actions")
         return action  # type: ignore[return-value]
 
     policy.__name__ = f"bot_policy({bot.name})"
     return policy
+
+
+def _catch_up(bot: Bot, view: GameView, state: HandState, seat: int, heard: list[Any]) -> None:
+    """Tell ``bot`` the events of ``state`` it has not heard (``heard``: the state it
+    heard last and how many of its events)."""
+    if heard[0] is not state:
+        heard[0], heard[1] = state, 0
+    events = state.events
+    for event in events[heard[1] :]:
+        seen = project(event, seat)
+        if seen is not None:
+            bot.on_event(view, seen)
+    heard[1] = len(events)
