@@ -1,0 +1,217 @@
+"""Benchmark: what reading the opponents is worth, and how well defensive reads them.
+
+A search bot can only be as good as its picture of the hidden tiles. This measures the
+two ends of that picture against the defensive field, with cheats that read the true
+hidden state (a benchmark may; a bot never can):
+
+* **defensive** itself (the harness: 0 by construction, every seat plays alike);
+* **knows who waits**: defensive whose threats are the truth (a waiting opponent counts
+  as certain, the others not at all); which tiles they wait on still comes from its
+  danger model.
+* **knows the waits**: defensive that prices each discard by whether it *is* a winning
+  tile of a waiting opponent (the deal-in loss, certain) instead of by its models.
+
+Each deal is one seeded hand played four times (the reader in each seat in turn, three
+``bots.defensive`` in the others, every seat fed its events), played with
+:func:`sdk.search.playout` on the referee's state. It prints the reader's points per
+hand minus the field's with a 95% t interval over deals, and both sides' win and deal-in
+rates. Then the danger model's ranking: at every discard decision of a plain defensive
+seat, for each opponent and each kind it may throw, defensive's risk (``threat`` x
+``danger``) against the truth (that kind wins for that opponent now): the AUC (the
+chance a true winning tile is ranked riskier than a safe one) and the mean risk given
+to each.
+
+Run: ``python benchmarks/bench_reading.py [--deals 256] [--seed 0]`` (about 10 s of
+CPU per 100 deals and reader).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from bots.defensive import DEAL_IN_LOSS, WIN_GAIN, DefensiveBot, danger, threat, win_chance
+from bots.greedy import Prospect
+from protocol.actions import Action, ActionKind
+from protocol.analysis import shanten_counts, waits_counts
+from protocol.hand_state import HandState
+from sdk.bot import DecisionRequest
+from sdk.search import Policy, bot_policy, playout
+from sdk.view import GameView
+
+
+class Reader(DefensiveBot):
+    """Defensive with a window on the true state (set by :func:`reader_policy`)."""
+
+    state: HandState | None = None
+
+    def true_waits(self, seat: int) -> list[int]:
+        """The kinds ``seat`` wins on now (none if it is not waiting)."""
+        assert self.state is not None
+        counts = self.state.owns[seat].counts
+        if sum(counts) % 3 != 1 or shanten_counts(counts) != 0:
+            return []
+        return waits_counts(counts)
+
+
+class KnowsWhoWaits(Reader):
+    """Its threats are the truth: certain for a waiting opponent, none otherwise."""
+
+    name = "knows who waits"
+
+    def threats(self, view: GameView) -> dict[int, float]:
+        others = ((view.seat + k) % 4 for k in (1, 2, 3))
+        return {s: 1.0 for s in others if self.true_waits(s)}
+
+
+class KnowsTheWaits(Reader):
+    """Prices a discard by whether it wins for someone now, not by the models."""
+
+    name = "knows the waits"
+
+    def pick_discard(
+        self, view: GameView, request: DecisionRequest, options: list[Prospect], seen: Sequence[int]
+    ) -> Action:
+        options = self.rerank(view, options, seen)
+        deadly = {k for s in range(4) if s != view.seat for k in self.true_waits(s)}
+        most: dict[int, int] = {}
+        for o in options:
+            most[o.shanten] = max(most.get(o.shanten, 0), o.accept)
+
+        def value(o: Prospect) -> float:
+            chance = win_chance(o, view.drawable, most[o.shanten])
+            return chance * WIN_GAIN - (o.discard in deadly) * DEAL_IN_LOSS
+
+        return Action.discard(max(options, key=value).discard)  # type: ignore[arg-type]
+
+
+def reader_policy(bot: Reader) -> Policy:
+    """``bot`` as a policy that sees the state it plays in (the cheat)."""
+    inner = bot_policy(bot)
+
+    def policy(
+        state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        bot.state = state
+        return inner(state, seat, legal, rng)
+
+    return policy
+
+
+def deal(reader: type[Reader], seed: int) -> tuple[float, list[tuple[bool, bool]]]:
+    """One hand under the four seatings: the reader's mean points minus the field's, and
+    (won, dealt in) per seating for the reader then per field seat."""
+    diffs, rates = [], []
+    for me in range(4):
+        policies = [bot_policy(DefensiveBot()) for _ in range(4)]
+        policies[me] = reader_policy(reader())
+        out = playout(HandState.new(seed=seed, dealer=seed % 4), policies, random.Random(seed))
+        points, result = out.points, out.result
+        field = [points[s] for s in range(4) if s != me]
+        diffs.append(points[me] - statistics.fmean(field))
+        for s in [me] + [s for s in range(4) if s != me]:
+            rates.append((result.winner == s, result.discarder == s))
+    return statistics.fmean(diffs), rates
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+    return mean, half
+
+
+def strength(reader: type[Reader], deals: int, seed: int) -> None:
+    """Print the reader against the field over ``deals`` deals."""
+    start = time.process_time()
+    diffs, mine, field = [], [], []
+    for d in range(deals):
+        diff, rates = deal(reader, seed * 1_000_003 + d)
+        diffs.append(diff)
+        for i in range(0, len(rates), 4):
+            mine.append(rates[i])
+            field.extend(rates[i + 1 : i + 4])
+    mean, half = interval(diffs)
+    cpu = time.process_time() - start
+
+    def rate(rows: list[tuple[bool, bool]], i: int) -> float:
+        return 100 * sum(r[i] for r in rows) / len(rows)
+
+    print(
+        f"  {reader.name:<16} {mean:+7.1f} ± {half:5.1f} pts/hand vs the field | "
+        f"win {rate(mine, 0):4.1f}% deal-in {rate(mine, 1):4.1f}% | "
+        f"field win {rate(field, 0):4.1f}% deal-in {rate(field, 1):4.1f}% | {cpu:.0f} s CPU"
+    )
+
+
+class Graded(Reader):
+    """Plain defensive that notes, at each of its discards, its risk and the truth for
+    every opponent and every kind it may throw."""
+
+    def __init__(self, rows: list[tuple[float, bool]]) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def pick_discard(
+        self, view: GameView, request: DecisionRequest, options: list[Prospect], seen: Sequence[int]
+    ) -> Action:
+        kinds = {a.tile for a in request.legal_actions if a.kind is ActionKind.DISCARD}
+        for s in range(4):
+            if s != view.seat:
+                waits, chance = set(self.true_waits(s)), threat(view, s)
+                for k in kinds:
+                    risk = chance * danger(view, s, k, seen, self.passed[s])  # type: ignore[arg-type]
+                    self.rows.append((risk, k in waits))
+        return super().pick_discard(view, request, options, seen)
+
+
+def auc(rows: list[tuple[float, bool]]) -> float:
+    """The chance a random positive row scores above a random negative one (ties half)."""
+    ranked = sorted(rows, key=lambda r: r[0])
+    positives = sum(1 for r in rows if r[1])
+    negatives = len(rows) - positives
+    below = total = 0.0
+    i = 0
+    while i < len(ranked):  # walk groups of equal scores
+        j = i
+        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+            j += 1
+        group_pos = sum(1 for r in ranked[i:j] if r[1])
+        total += group_pos * (below + (j - i - group_pos) / 2)
+        below += j - i - group_pos
+        i = j
+    return total / (positives * negatives)
+
+
+def grading(deals: int, seed: int) -> None:
+    """Print how well defensive's risk ranks the true winning tiles."""
+    rows: list[tuple[float, bool]] = []
+    for d in range(deals):
+        s = seed * 1_000_003 + d
+        policies = [reader_policy(Graded(rows))] + [bot_policy(DefensiveBot()) for _ in range(3)]
+        playout(HandState.new(seed=s, dealer=s % 4), policies, random.Random(s))
+    hits = [r[0] for r in rows if r[1]]
+    safe = [r[0] for r in rows if not r[1]]
+    print(
+        f"  defensive's risk (threat x danger): AUC {auc(rows):.3f} over {len(rows):,} "
+        f"(opponent, kind) pairs, {len(hits):,} of them winning tiles; mean risk "
+        f"{statistics.fmean(hits):.3f} on those, {statistics.fmean(safe):.4f} on the others"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=256, help="hands, each in 4 seatings")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    print(f"readers vs three defensive, {args.deals} deals x 4 seatings, seed {args.seed}:")
+    for reader in (Reader, KnowsWhoWaits, KnowsTheWaits):
+        strength(reader, args.deals, args.seed)
+    grading(args.deals, args.seed)
+
+
+if __name__ == "__main__":
+    main()
