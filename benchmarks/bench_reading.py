@@ -9,29 +9,36 @@ hidden state (a benchmark may; a bot never can):
   as certain, the others not at all); which tiles they wait on still comes from its
   danger model.
 * **knows the waits**: defensive that prices each discard by whether it *is* a winning
-  tile of a waiting opponent (the deal-in loss, certain) instead of by its models.
+  tile of a waiting opponent (the deal-in loss, certain) instead of by its models;
+* **your model** (``--model module:function``, no cheat): defensive whose risk comes from
+  ``function(view, seat, kind, passed)``, the chance that ``kind`` wins for ``seat`` now
+  (``passed``: the kinds that went by since that seat's last discard, which it did not
+  take), used where defensive sees a threat, a deal-in priced at ``--price`` points.
+  :func:`defensive_risk` is defensive's own (with the default price, it plays exactly
+  like defensive).
 
 Each deal is one seeded hand played four times (the reader in each seat in turn, three
 ``bots.defensive`` in the others, every seat fed its events), played with
 :func:`sdk.search.playout` on the referee's state. It prints the reader's points per
-hand minus the field's with a 95% t interval over deals, and both sides' win and deal-in
-rates. Then the danger model's ranking: at every discard decision of a plain defensive
-seat, for each opponent and each kind it may throw, defensive's risk (``threat`` x
-``danger``) against the truth (that kind wins for that opponent now): the AUC (the
-chance a true winning tile is ranked riskier than a safe one) and the mean risk given
-to each.
+hand minus the field's with a 95% interval over deals (normal approximation), and both
+sides' win and deal-in rates. Then the grading of each risk model: at every discard
+decision of a plain defensive seat, for each opponent and each kind it may throw, the
+model's risk against the truth (that kind wins for that opponent now): the AUC (the
+chance a true winning tile is rated riskier than a safe one) and the mean risk given to
+each.
 
-Run: ``python benchmarks/bench_reading.py [--deals 256] [--seed 0]`` (about 10 s of
-CPU per 100 deals and reader).
+Run: ``python benchmarks/bench_reading.py [--deals 256] [--seed 0] [--model
+module:function] [--price 1750]`` (about 20 s of CPU per 256 deals and reader).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from bots.defensive import DEAL_IN_LOSS, WIN_GAIN, DefensiveBot, danger, threat, win_chance
 from bots.greedy import Prospect
@@ -101,13 +108,13 @@ def reader_policy(bot: Reader) -> Policy:
     return policy
 
 
-def deal(reader: type[Reader], seed: int) -> tuple[float, list[tuple[bool, bool]]]:
+def deal(make: Callable[[], Reader], seed: int) -> tuple[float, list[tuple[bool, bool]]]:
     """One hand under the four seatings: the reader's mean points minus the field's, and
     (won, dealt in) per seating for the reader then per field seat."""
     diffs, rates = [], []
     for me in range(4):
         policies = [bot_policy(DefensiveBot()) for _ in range(4)]
-        policies[me] = reader_policy(reader())
+        policies[me] = reader_policy(make())
         out = playout(HandState.new(seed=seed, dealer=seed % 4), policies, random.Random(seed))
         points, result = out.points, out.result
         field = [points[s] for s in range(4) if s != me]
@@ -124,12 +131,12 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def strength(reader: type[Reader], deals: int, seed: int) -> None:
-    """Print the reader against the field over ``deals`` deals."""
+def strength(make: Callable[[], Reader], deals: int, seed: int) -> None:
+    """Print the reader ``make()`` against the field over ``deals`` deals."""
     start = time.process_time()
     diffs, mine, field = [], [], []
     for d in range(deals):
-        diff, rates = deal(reader, seed * 1_000_003 + d)
+        diff, rates = deal(make, seed * 1_000_003 + d)
         diffs.append(diff)
         for i in range(0, len(rates), 4):
             mine.append(rates[i])
@@ -141,19 +148,62 @@ def strength(reader: type[Reader], deals: int, seed: int) -> None:
         return 100 * sum(r[i] for r in rows) / len(rows)
 
     print(
-        f"  {reader.name:<16} {mean:+7.1f} ± {half:5.1f} pts/hand vs the field | "
+        f"  {make().name:<16} {mean:+7.1f} ± {half:5.1f} pts/hand vs the field | "
         f"win {rate(mine, 0):4.1f}% deal-in {rate(mine, 1):4.1f}% | "
         f"field win {rate(field, 0):4.1f}% deal-in {rate(field, 1):4.1f}% | {cpu:.0f} s CPU"
     )
 
 
-class Graded(Reader):
-    """Plain defensive that notes, at each of its discards, its risk and the truth for
-    every opponent and every kind it may throw."""
+Risk = Callable[[GameView, int, int, Collection[int]], float]
+"""``risk(view, seat, kind, passed)``: the chance that ``kind`` wins for ``seat`` now."""
 
-    def __init__(self, rows: list[tuple[float, bool]]) -> None:
+
+def defensive_risk(view: GameView, seat: int, kind: int, passed: Collection[int]) -> float:
+    """Defensive's own: the chance ``seat`` waits times the chance it waits on ``kind``."""
+    return threat(view, seat) * danger(view, seat, kind, view.visible_counts(), passed)
+
+
+class ModelReader(Reader):
+    """Defensive whose risk comes from ``model``: where defensive sees a threat, each
+    discard is worth its win chance less the model's risk summed over those opponents,
+    a deal-in priced at ``price`` (with :func:`defensive_risk` and defensive's price,
+    exactly defensive)."""
+
+    name = "your model"
+
+    def __init__(self, model: Risk, price: float = DEAL_IN_LOSS) -> None:
         super().__init__()
-        self.rows = rows
+        self.model, self.price = model, price
+
+    def pick_discard(
+        self, view: GameView, request: DecisionRequest, options: list[Prospect], seen: Sequence[int]
+    ) -> Action:
+        options = self.rerank(view, options, seen)
+        threats = self.threats(view)
+        if not threats:
+            return Action.discard(options[0].discard)  # type: ignore[arg-type]
+        risk = {
+            o.discard: sum(self.model(view, s, o.discard, self.passed[s]) for s in threats)  # type: ignore[arg-type]
+            for o in options
+        }
+        most: dict[int, int] = {}
+        for o in options:
+            most[o.shanten] = max(most.get(o.shanten, 0), o.accept)
+
+        def value(o: Prospect) -> float:
+            chance = win_chance(o, view.drawable, most[o.shanten])
+            return chance * WIN_GAIN - risk[o.discard] * self.price
+
+        return Action.discard(max(options, key=value).discard)  # type: ignore[arg-type]
+
+
+class Graded(Reader):
+    """Plain defensive that notes, at each of its discards, each model's risk and the
+    truth for every opponent and every kind it may throw."""
+
+    def __init__(self, models: Sequence[Risk], rows: list[tuple[tuple[float, ...], bool]]) -> None:
+        super().__init__()
+        self.models, self.rows = models, rows
 
     def pick_discard(
         self, view: GameView, request: DecisionRequest, options: list[Prospect], seen: Sequence[int]
@@ -161,10 +211,10 @@ class Graded(Reader):
         kinds = {a.tile for a in request.legal_actions if a.kind is ActionKind.DISCARD}
         for s in range(4):
             if s != view.seat:
-                waits, chance = set(self.true_waits(s)), threat(view, s)
+                waits, passed = set(self.true_waits(s)), self.passed[s]
                 for k in kinds:
-                    risk = chance * danger(view, s, k, seen, self.passed[s])  # type: ignore[arg-type]
-                    self.rows.append((risk, k in waits))
+                    risks = tuple(model(view, s, k, passed) for model in self.models)  # type: ignore[arg-type]
+                    self.rows.append((risks, k in waits))
         return super().pick_discard(view, request, options, seen)
 
 
@@ -186,31 +236,60 @@ def auc(rows: list[tuple[float, bool]]) -> float:
     return total / (positives * negatives)
 
 
-def grading(deals: int, seed: int) -> None:
-    """Print how well defensive's risk ranks the true winning tiles."""
-    rows: list[tuple[float, bool]] = []
+def grading(models: dict[str, Risk], deals: int, seed: int) -> None:
+    """Print how well each model ranks the true winning tiles, on the same pairs."""
+    rows: list[tuple[tuple[float, ...], bool]] = []
     for d in range(deals):
         s = seed * 1_000_003 + d
-        policies = [reader_policy(Graded(rows))] + [bot_policy(DefensiveBot()) for _ in range(3)]
+        grader = reader_policy(Graded(list(models.values()), rows))
+        policies = [grader] + [bot_policy(DefensiveBot()) for _ in range(3)]
         playout(HandState.new(seed=s, dealer=s % 4), policies, random.Random(s))
-    hits = [r[0] for r in rows if r[1]]
-    safe = [r[0] for r in rows if not r[1]]
-    print(
-        f"  defensive's risk (threat x danger): AUC {auc(rows):.3f} over {len(rows):,} "
-        f"(opponent, kind) pairs, {len(hits):,} of them winning tiles; mean risk "
-        f"{statistics.fmean(hits):.3f} on those, {statistics.fmean(safe):.4f} on the others"
-    )
+    winning = sum(1 for _, hit in rows if hit)
+    print(f"  grading: {len(rows):,} (opponent, kind) pairs, {winning:,} of them winning tiles")
+    for i, name in enumerate(models):
+        scored = [(risks[i], hit) for risks, hit in rows]
+        hits = [r for r, hit in scored if hit]
+        safe = [r for r, hit in scored if not hit]
+        print(
+            f"  {name:<36} AUC {auc(scored):.3f}; mean risk {statistics.fmean(hits):.3f} "
+            f"on winning tiles, {statistics.fmean(safe):.4f} on the others"
+        )
+
+
+def load_model(spec: str) -> Risk:
+    """``module:function`` imported (``ValueError`` naming what is wrong)."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"--model wants module:function, got {spec!r}")
+    try:
+        model = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"--model {spec}: {exc}") from None
+    if not callable(model):
+        raise ValueError(f"--model {spec} is not callable")
+    return model  # type: ignore[no-any-return]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=256, help="hands, each in 4 seatings")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--model", help="module:function, your risk model (see the doc)")
+    parser.add_argument("--price", type=float, default=DEAL_IN_LOSS, help="of a deal-in")
     args = parser.parse_args()
+    models: dict[str, Risk] = {"defensive's risk (threat x danger)": defensive_risk}
+    readers: list[Callable[[], Reader]] = [Reader, KnowsWhoWaits, KnowsTheWaits]
+    if args.model:
+        try:
+            model = load_model(args.model)
+        except ValueError as exc:
+            parser.error(str(exc))
+        models[args.model] = model
+        readers.append(lambda: ModelReader(model, args.price))
     print(f"readers vs three defensive, {args.deals} deals x 4 seatings, seed {args.seed}:")
-    for reader in (Reader, KnowsWhoWaits, KnowsTheWaits):
-        strength(reader, args.deals, args.seed)
-    grading(args.deals, args.seed)
+    for make in readers:
+        strength(make, args.deals, args.seed)
+    grading(models, args.deals, args.seed)
 
 
 if __name__ == "__main__":
