@@ -12,6 +12,7 @@ import pytest
 from search_views import decision_points
 
 from bots.defensive import DefensiveBot
+from bots.random import RandomBot
 from protocol.actions import WIN as WIN_ACTION
 from protocol.actions import Action
 from protocol.events import Draw, HandStart, project_all
@@ -137,6 +138,15 @@ def test_a_listening_bot_hears_the_hand_as_its_seat_sees_it_once_each() -> None:
     playout(fork(start), [lite_policy, policy, lite_policy, lite_policy], random.Random(4))
     assert bot.heard[: len(project_all(start.events, 1))] == project_all(start.events, 1)
     assert sum(isinstance(e, HandStart) for e in bot.heard) == 1
+
+
+def test_the_random_bot_picks_exactly_as_random_policy_does() -> None:
+    bot = RandomBot()
+    bot.rng = random.Random(9)
+    by_bot, by_policy = HandState.new(seed=3, dealer=1), HandState.new(seed=3, dealer=1)
+    playout(by_bot, [bot_policy(bot)] * 4, random.Random(0))
+    playout(by_policy, [random_policy] * 4, random.Random(9))
+    assert len(by_bot.events) > 50 and by_bot.events == by_policy.events
 
 
 def test_a_bot_policy_can_be_told_not_to_listen() -> None:
