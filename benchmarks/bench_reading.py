@@ -84,15 +84,25 @@ class KnowsTheWaits(Reader):
     ) -> Action:
         options = self.rerank(view, options, seen)
         deadly = {k for s in range(4) if s != view.seat for k in self.true_waits(s)}
-        most: dict[int, int] = {}
-        for o in options:
-            most[o.shanten] = max(most.get(o.shanten, 0), o.accept)
+        return priced(view, options, {o.discard: float(o.discard in deadly) for o in options})
 
-        def value(o: Prospect) -> float:
-            chance = win_chance(o, view.drawable, most[o.shanten])
-            return chance * WIN_GAIN - (o.discard in deadly) * DEAL_IN_LOSS
 
-        return Action.discard(max(options, key=value).discard)  # type: ignore[arg-type]
+def priced(
+    view: GameView,
+    options: list[Prospect],
+    risk: dict[int | None, float],
+    price: float = DEAL_IN_LOSS,
+) -> Action:
+    """Defensive's choice with ``risk`` (by discard): the option of highest win chance
+    times the worth of a win less its risk times ``price``, the first of equals."""
+    most: dict[int, int] = {}  # the best acceptance at each shanten
+    for o in options:
+        most[o.shanten] = max(most.get(o.shanten, 0), o.accept)
+
+    def value(o: Prospect) -> float:
+        return win_chance(o, view.drawable, most[o.shanten]) * WIN_GAIN - risk[o.discard] * price
+
+    return Action.discard(max(options, key=value).discard)  # type: ignore[arg-type]
 
 
 def reader_policy(bot: Reader) -> Policy:
@@ -186,15 +196,7 @@ class ModelReader(Reader):
             o.discard: sum(self.model(view, s, o.discard, self.passed[s]) for s in threats)  # type: ignore[arg-type]
             for o in options
         }
-        most: dict[int, int] = {}
-        for o in options:
-            most[o.shanten] = max(most.get(o.shanten, 0), o.accept)
-
-        def value(o: Prospect) -> float:
-            chance = win_chance(o, view.drawable, most[o.shanten])
-            return chance * WIN_GAIN - risk[o.discard] * self.price
-
-        return Action.discard(max(options, key=value).discard)  # type: ignore[arg-type]
+        return priced(view, options, risk, self.price)
 
 
 class Graded(Reader):
