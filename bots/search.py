@@ -65,6 +65,7 @@ from protocol.errors import MahjongError
 from protocol.hand_state import HandState
 from protocol.view import SeatView
 from sdk.bot import DecisionRequest, MatchInfo
+from sdk.heap import freeze_heap
 from sdk.search.flat import CandidateStats, SearchStats, search
 from sdk.search.playout import Policy
 from sdk.search.policies import guard_policy
@@ -252,10 +253,13 @@ class SearchBot(DefensiveBot):
         return pool
 
     def on_match_start(self, info: MatchInfo) -> None:
-        """Warm up and start the worker processes now, in the start-up budget, not in a
+        """Warm up, freeze the heap (:func:`sdk.heap.freeze_heap`: a full garbage
+        collection of a large heap, once measured at 253 ms, can no longer land in a
+        decision) and start the worker processes now, in the start-up budget, not in a
         decision's."""
         super().on_match_start(info)
         warm_up()
+        freeze_heap()
         if self.workers > 1 and self._pool is None:
             self._start_pool()
 

@@ -3,6 +3,7 @@ with a 200 ms budget under a CPU-bound neighbour, its best guess on bad input.""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from bots.defensive import DefensiveBot
 from bots.search import SearchBot, SearchConfig
 from protocol.actions import WIN
 from protocol.hand_state import HandState
-from sdk.bot import DecisionRequest
+from sdk.bot import DecisionRequest, MatchInfo
 from sdk.budget import Budget
 from sdk.local import play_match
 from sdk.search import fork
@@ -82,6 +83,18 @@ def test_never_late_with_a_200ms_budget_under_a_cpu_bound_neighbour() -> None:
     assert bot.searched > 8
     assert stats.fallbacks == 0, stats.outcomes
     assert stats.max <= budget.reply_within
+
+
+def test_a_match_start_freezes_the_heap_so_no_full_collection_lands_in_a_decision() -> None:
+    """Found by the test above in fresh CI runs: a 253 ms full collection (65,000 objects
+    of earlier tests' garbage) inside a 200 ms decision. At a match's start the bot
+    collects and freezes the heap, in the start-up budget."""
+    gc.unfreeze()
+    try:
+        SearchBot(seed=1, samples=1).on_match_start(MatchInfo(seat=0, hands=1))
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
 
 
 def test_an_inconsistent_view_gets_the_best_guess_in_time() -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import uvicorn
 
+from sdk.heap import freeze_heap
 from sdk.server.app import create_app
 from sdk.server.config import ServerConfig
 from sdk.server.core import TournamentServer
@@ -133,8 +134,7 @@ def tune_garbage_collector() -> None:
     longer (about 28 MiB more at the peak of the attack benchmark); young collections
     are unchanged. ``benchmarks/bench_server.py`` measures the effect
     (``docs/SERVER.md``, Capacity)."""
-    gc.collect()
-    gc.freeze()
+    freeze_heap()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTION_RATIO)
 
