@@ -279,6 +279,8 @@ def main() -> None:
     parser.add_argument("--model", help="module:function, your risk model (see the doc)")
     parser.add_argument("--price", type=float, default=DEAL_IN_LOSS, help="of a deal-in")
     args = parser.parse_args()
+    if args.deals < 2:
+        parser.error("--deals must be at least 2 (an interval needs two deals)")
     models: dict[str, Risk] = {"defensive's risk (threat x danger)": defensive_risk}
     readers: list[Callable[[], Reader]] = [Reader, KnowsWhoWaits, KnowsTheWaits]
     if args.model:
