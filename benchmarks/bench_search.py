@@ -13,7 +13,8 @@ less), the median over ``--repeats`` repeats of:
 * the search bot's own loop (sample with its opponent model, build, fork, play out with
   guard): playouts per second inside :func:`sdk.search.flat.search`, and the CPU
   milliseconds per decision at each sample count of ``--samples`` (the strength runs'
-  budgets: 32, 96 and 320 samples take about 100, 300 and 1000 ms).
+  budgets: 32, 96 and 320 samples took about 100, 300 and 1000 ms on a loaded 2-core
+  machine, about 50, 150 and 500 ms with a core free).
 
 Then the search's precision: on the same states, the median standard error of a
 candidate's advantage over the bot's guess (points per hand, paired world by world) at

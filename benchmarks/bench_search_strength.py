@@ -18,8 +18,9 @@ Run: ``python benchmarks/bench_search_strength.py [--samples 32 96 320] [--field
 ``4 * M`` hands, the unit of the statistics and of an early stop: smaller deals stop
 sooner; ``--report-every`` prints the figures so far every D deals). The search bot's
 settings: ``--width``, ``--confidence``, ``--min-gain``, ``--calm``, ``--rollout``,
-``--model``, ``--no-claims`` (see ``bots/search.py``). 32, 96 and 320 samples take about
-100, 300 and 1000 ms of CPU per searched decision (``bench_search.py`` prints it).
+``--model``, ``--no-claims`` (see ``bots/search.py``). 32, 96 and 320 samples took about
+100, 300 and 1000 ms of CPU per searched decision on a loaded 2-core machine, about 50, 150
+and 500 ms with a core free (``bench_search.py`` prints it on yours).
 """
 
 from __future__ import annotations
