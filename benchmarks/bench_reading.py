@@ -20,7 +20,7 @@ hidden state (a benchmark may; a bot never can):
 Each deal is one seeded hand played four times (the reader in each seat in turn, three
 ``bots.defensive`` in the others, every seat fed its events), played with
 :func:`sdk.search.playout` on the referee's state. It prints the reader's points per
-hand minus the field's with a 95% interval over deals (normal approximation), and both
+hand minus the field's with a 95% t interval over deals, and both
 sides' win and deal-in rates. Then the grading of each risk model: at every discard
 decision of a plain defensive seat, for each opponent and each kind it may throw, the
 model's risk against the truth (that kind wins for that opponent now): the AUC (the
@@ -45,6 +45,7 @@ from bots.greedy import Prospect
 from protocol.actions import Action, ActionKind
 from protocol.analysis import shanten_counts, waits_counts
 from protocol.hand_state import HandState
+from sdk.arena.stats import mean_interval
 from sdk.bot import DecisionRequest
 from sdk.search import Policy, bot_policy, playout
 from sdk.view import GameView
@@ -134,13 +135,6 @@ def deal(make: Callable[[], Reader], seed: int) -> tuple[float, list[tuple[bool,
     return statistics.fmean(diffs), rates
 
 
-def interval(values: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% interval (normal approximation)."""
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
-    return mean, half
-
-
 def strength(make: Callable[[], Reader], deals: int, seed: int) -> None:
     """Print the reader ``make()`` against the field over ``deals`` deals."""
     start = time.process_time()
@@ -151,14 +145,14 @@ def strength(make: Callable[[], Reader], deals: int, seed: int) -> None:
         for i in range(0, len(rates), 4):
             mine.append(rates[i])
             field.extend(rates[i + 1 : i + 4])
-    mean, half = interval(diffs)
+    iv = mean_interval(diffs)
     cpu = time.process_time() - start
 
     def rate(rows: list[tuple[bool, bool]], i: int) -> float:
         return 100 * sum(r[i] for r in rows) / len(rows)
 
     print(
-        f"  {make().name:<16} {mean:+7.1f} ± {half:5.1f} pts/hand vs the field | "
+        f"  {make().name:<16} {iv.mean:+7.1f} ± {iv.half_width:5.1f} pts/hand vs the field | "
         f"win {rate(mine, 0):4.1f}% deal-in {rate(mine, 1):4.1f}% | "
         f"field win {rate(field, 0):4.1f}% deal-in {rate(field, 1):4.1f}% | {cpu:.0f} s CPU"
     )
