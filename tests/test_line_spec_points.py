@@ -5,7 +5,8 @@ Server side (our referee hosting a program written for the tournament referee): 
 start-up handshake, each ``/ask`` timed on its own, the echo of every meld kind with the
 ids the program named, a self-drawn ``/hu`` and ``/exit`` at the end of the match.
 Client side (our bot under the tournament referee): the public forms of ``/start`` and
-line endings through the real stream channel.
+line endings through the real stream channel, the round wind under a referee that always
+writes ``East East``, and a ``/hu`` that lists the winner's declared sets.
 """
 
 from __future__ import annotations
@@ -15,13 +16,23 @@ import random
 from collections.abc import Sequence
 
 import httpx
+import pytest
 from line_helpers import numbered_in_place_order
 
 from protocol.actions import ADDED_KONG, DISCARD, KONG, PASS, PUNG, WIN, Action, ActionKind
+from protocol.events import HandStart
 from protocol.hand_state import HandState
-from protocol.line.adapter import Decided, LineTable, NextAsk
+from protocol.line.adapter import (
+    Decided,
+    LineClientAdapter,
+    LineStateError,
+    LineTable,
+    NextAsk,
+    _concealed_part,
+)
 from protocol.line.tile_ids import kind_of
 from protocol.match import Match
+from protocol.melds import Meld, MeldKind
 from protocol.tiles import Tile, parse_tiles
 from protocol.wall import build_wall
 from protocol.wire.common import SessionEnd, SessionStart
@@ -365,3 +376,42 @@ async def test_a_line_seat_name_that_cannot_be_one_start_word_is_refused() -> No
         seats = [{"seat": 1, "bot_name": "old-champion", "transport": "line"}]
         body = {"seed": 1, "hands": 1, "seats": seats}
         assert (await http.post("/v1/tables", json=body, headers=auth)).status_code == 201
+
+
+# --- client side: what the public referee writes ------------------------------------------
+
+
+def _round_winds(lines: Sequence[str]) -> list[Tile]:
+    adapter = LineClientAdapter()
+    adapter.receive_line("/start MJ 1 bot")
+    out = [ev for line in lines for ev in adapter.receive_line(line)]
+    return [ev.round_wind for ev in out if isinstance(ev, HandStart)]
+
+
+def test_the_round_wind_follows_the_hands_when_the_referee_always_writes_east() -> None:
+    # The public referee writes "/initGame East East <n> <dealer> 0" for every hand;
+    # R16: hand k is in the round of wind k // 4 (E, S, W, N), then E again.
+    lines = [f"/initGame East East {k % 4 + 1} {k % 4 + 1} 0" for k in range(17)]
+    winds = [Tile.E] * 4 + [Tile.S] * 4 + [Tile.W] * 4 + [Tile.N] * 4 + [Tile.E]
+    assert _round_winds(lines) == winds
+
+
+def test_a_round_wind_the_referee_writes_is_kept() -> None:
+    # Our server writes the round's wind; a program that joins late believes it.
+    assert _round_winds(["/initGame south south 2 2 0", "/initGame west west 1 1 0"]) == [
+        Tile.S,
+        Tile.W,
+    ]
+
+
+def test_a_win_listing_another_seats_concealed_kong_and_pung_keeps_the_concealed_part() -> None:
+    # The winner declared a pung of 5m and a concealed kong (this seat never saw its kind,
+    # 9p): 17 - 3 * 2 = 11 concealed tiles, 18 listed.
+    concealed = parse_tiles("123m 789m 11s 234s")
+    listed = [*concealed, *parse_tiles("555m 9999p")]
+    random.Random(3).shuffle(listed)
+    pung = Meld(MeldKind.PUNG, Tile.M5, called=Tile.M5)
+    assert _concealed_part(listed, [pung], 2) == sorted(concealed)
+    assert _concealed_part(list(concealed), [pung], 2) == list(concealed)  # the usual form
+    with pytest.raises(LineStateError, match="/hu lists 13 tiles"):
+        _concealed_part([*concealed, Tile.M1, Tile.M1], [pung], 2)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -100,6 +101,8 @@ from protocol.line.codec import (
     parse_referee_line,
 )
 from protocol.line.tile_ids import LineError, kind_of, tile_id
+from protocol.match import hand_plan
+from protocol.melds import Meld
 from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import CLAIMS, KONG_REPLACEMENT, OVER, SeatView
 from protocol.wire.common import (
@@ -230,7 +233,7 @@ class LineClientAdapter:
             self._out.append("/ready")
             return []
         if isinstance(msg, StartLine):
-            self.seat = msg.seat
+            self.seat, self.hands_started = msg.seat, 0
             return [SessionStart(msg.seat, msg.name)]
         if isinstance(msg, ExitLine):
             ended: list[WireInput] = []
@@ -409,7 +412,11 @@ class LineClientAdapter:
             out.extend(_unfinished_end(self.view))
         self.hand_ids, self._discard_id, self._drawn_id = [], None, None
         self._dealer = msg.dealer
-        out.append(HandStart(self.hands_started, msg.dealer, msg.round_wind, (0, 0, 0, 0)))
+        # R16: hand k has the round wind of k // 4. The public referee writes "East
+        # East" for every hand (tcga-line-protocol.md), so the round's wind is the later
+        # of the line's and the one the hands seen since /start give.
+        round_wind = max(msg.round_wind, hand_plan(self.hands_started)[1])
+        out.append(HandStart(self.hands_started, msg.dealer, round_wind, (0, 0, 0, 0)))
         self.hands_started += 1
 
     def _on_init_card(self, msg: InitCardLine, out: list[WireInput]) -> None:
@@ -501,10 +508,42 @@ class LineClientAdapter:
         on_discard = self._on_discard(msg)
         if not on_discard:
             self._implied_draw(msg.seat, out)
-        hand = tuple(sorted(kind_of(t) for t in (*msg.rest, msg.win_tile)))
         melds = tuple(view.melds(msg.seat))
+        kinds = [kind_of(t) for t in (*msg.rest, msg.win_tile)]
+        hand = tuple(sorted(_concealed_part(kinds, melds, _set_count(view, msg.seat))))
         source = pub.turn if on_discard else None
         out.append(Win(msg.seat, kind_of(msg.win_tile), source, hand, melds))
+
+
+def _set_count(view: SeatView, seat: int) -> int:
+    """How many sets ``seat`` has declared: its melds and its concealed kongs."""
+    pub = view.public
+    hidden = 0 if seat == view.seat else pub.concealed_kongs[seat]
+    return len(view.melds(seat)) + hidden
+
+
+def _concealed_part(kinds: list[Tile], melds: Sequence[Meld], sets: int) -> list[Tile]:
+    """The winner's concealed tiles (the winning tile included) among the kinds a
+    ``/hu`` line lists. A winner with ``sets`` declared sets holds ``17 - 3 * sets``;
+    a referee that also lists the declared sets' tiles (a kong adds one: up to 21
+    ids) has them taken out, those of ``melds`` by kind, each concealed kong whose kind
+    this seat never saw as any four of a kind."""
+    want = 17 - 3 * sets
+    if len(kinds) <= want:
+        return kinds
+    rest = Counter(kinds)
+    for meld in melds:
+        rest.subtract(meld.tiles)
+    for _ in range(sets - len(melds)):  # another seat's concealed kongs
+        four = next((k for k in sorted(rest) if rest[k] >= 4), None)
+        if four is not None:
+            rest[four] -= 4
+    if min(rest.values(), default=0) < 0 or rest.total() != want:
+        raise LineStateError(
+            f"/hu lists {len(kinds)} tiles: neither the {want} concealed ones of a winner "
+            f"with {sets} declared sets nor those and the sets' tiles"
+        )
+    return sorted(rest.elements())
 
 
 def _unfinished_end(view: SeatView) -> list[Event]:

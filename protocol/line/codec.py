@@ -329,7 +329,11 @@ class GongLine:
 
 @dataclass(frozen=True, slots=True)
 class HuLine:
-    """``/hu <seat> <winning id> <rest of the hand...>``: ``seat`` won."""
+    """``/hu <seat> <winning id> <rest of the hand...>``: ``seat`` won.
+
+    ``rest`` is the rest of the winner's concealed hand (up to 16 ids). A referee that
+    also lists the tiles of the declared sets (up to 21 ids in all) is read too: the
+    client adapter takes them out."""
 
     seat: int
     win_tile: int
@@ -337,7 +341,7 @@ class HuLine:
 
     def __post_init__(self) -> None:
         _seat(self.seat)
-        _ids((self.win_tile, *self.rest), tuple(range(1, 18)), "/hu <seat>")
+        _ids((self.win_tile, *self.rest), tuple(range(1, 22)), "/hu <seat>")
 
     def format(self) -> str:
         """The line as it is written on the wire."""
