@@ -39,7 +39,7 @@ DEAL = "/initCard 110 111 112 113 120 130 220 230 240 280 281 350 360 370 410 41
 
 REFEREE_LINES = {
     "/start MJ 2 alice": StartLine(1, "alice"),
-    "/initGame east south 3 2 0": InitGameLine(Tile.E, Tile.S, 3, 1, 0),
+    "/initGame East South 3 2 0": InitGameLine(Tile.E, Tile.S, 3, 1, 0),
     DEAL: InitCardLine(
         (110, 111, 112, 113, 120, 130, 220, 230, 240, 280, 281, 350, 360, 370, 410, 411, 450)
     ),

@@ -43,7 +43,7 @@ def _play(hand: HandState, table: LineTable, seat: int, action: object) -> list[
 
 def test_the_deal_gives_each_seat_the_ids_of_its_places_in_the_wall() -> None:
     _, _, received = _table()
-    assert received[0][0] == "/initGame east east 1 1 0"
+    assert received[0][0] == "/initGame East East 1 1 0"
     assert received[0][1] == (
         "/initCard 310 320 330 340 350 360 370 380 390 410 411 412 420 421 422 430 450"
     )

@@ -25,13 +25,15 @@ from protocol.hand_state import HandState
 from protocol.line.adapter import (
     Decided,
     LineClientAdapter,
+    LineServerSeat,
     LineStateError,
     LineTable,
     NextAsk,
+    TileIdTracker,
     _concealed_part,
 )
 from protocol.line.tile_ids import kind_of
-from protocol.match import Match
+from protocol.match import Match, hand_plan
 from protocol.melds import Meld, MeldKind
 from protocol.tiles import Tile, parse_tiles
 from protocol.wall import build_wall
@@ -415,3 +417,15 @@ def test_a_win_listing_another_seats_concealed_kong_and_pung_keeps_the_concealed
     assert _concealed_part(list(concealed), [pung], 2) == list(concealed)  # the usual form
     with pytest.raises(LineStateError, match="/hu lists 13 tiles"):
         _concealed_part([*concealed, Tile.M1, Tile.M1], [pung], 2)
+
+
+def test_our_server_writes_the_round_as_1_to_4_and_its_wind_and_our_client_reads_it() -> None:
+    # The public referee writes "<round 1..4>" as the third field: a program written for it
+    # may read a number up to 4 there. R16: hand k is in round k // 4 (E, S, W, N).
+    seat = LineServerSeat(0, "bot", TileIdTracker(seed=1))
+    lines = [seat.lines_for(HandStart(k, *hand_plan(k), (0, 0, 0, 0)), ())[0] for k in range(16)]
+    rounds = ["East", "South", "West", "North"]
+    assert lines == [
+        f"/initGame {rounds[k // 4]} {rounds[k // 4]} {k // 4 + 1} {k % 4 + 1} 0" for k in range(16)
+    ]
+    assert _round_winds(lines) == [hand_plan(k)[1] for k in range(16)]

@@ -786,7 +786,9 @@ class LineServerSeat:
         (what :meth:`TileIdTracker.apply` returned)."""
         seat, mine = ev.seat, ev.seat == self.seat
         if isinstance(ev, HandStart):
-            wind, number = ev.round_wind, ev.hand + 1
+            # The round 1..4 (E, S, W, N), as the public referee writes it: a program
+            # written for it may read the field as a number up to 4.
+            wind, number = ev.round_wind, ev.round_wind - Tile.E + 1
             return [str(InitGameLine(wind, wind, number, ev.dealer))]
         if isinstance(ev, Deal):
             return [str(InitCardLine(ids))] if mine else []

@@ -26,7 +26,7 @@ canonical form above:
 >>> parse_referee_line("/draw 153"), parse_referee_line("/exit 0 0 0 0")
 (MoLine(tile=153), ExitLine(word='exit'))
 >>> m = parse_referee_line("/initGame East East 3 2 0"); str(m)
-'/initGame east east 3 2 0'
+'/initGame East East 3 2 0'
 >>> parse_referee_line("/start MJ 2 ")
 StartLine(seat=1, name='', game='MJ')
 
@@ -188,8 +188,10 @@ class StartLine:
 class InitGameLine:
     """``/initGame <table wind> <round wind> <n> <dealer> <repeat>``: a hand starts.
 
-    ``number`` is the ambiguous third field (the seat that opens the wall, or the hand
-    number); ``dealer`` is a seat 0..3; ``repeat`` is always 0 under these rules."""
+    ``number`` is the ambiguous third field (the seat that opens the wall, the hand
+    number or the round, 1..4 as the public referee writes it); ``dealer`` is a seat
+    0..3; ``repeat`` is always 0 under these rules. The winds are written capitalised,
+    as the public referee writes them (``East``), and read in any case."""
 
     table_wind: Tile
     round_wind: Tile
@@ -208,7 +210,7 @@ class InitGameLine:
     def format(self) -> str:
         """The line as it is written on the wire."""
         t, r = _WORD_OF_WIND[self.table_wind], _WORD_OF_WIND[self.round_wind]
-        return f"/initGame {t} {r} {self.number} {self.dealer + 1} {self.repeat}"
+        return f"/initGame {t.title()} {r.title()} {self.number} {self.dealer + 1} {self.repeat}"
 
 
 @dataclass(frozen=True, slots=True)
