@@ -9,7 +9,7 @@ import itertools
 import random
 
 import pytest
-from search_views import decision_points
+from search_views import decision_points, true_world
 
 from bots.defensive import DefensiveBot
 from bots.random import RandomBot
@@ -177,6 +177,33 @@ def test_search_keeps_the_reference_unless_another_is_clearly_better() -> None:
         stats.candidates[2].diff += p
         stats.candidates[2].diff_sq += p * p
     assert stats.best(confidence=2.0) == b
+
+
+def test_a_sampler_of_ones_own_replaces_sample_world_for_every_sample() -> None:
+    from sdk.search import search
+
+    hand = HandState.new(seed=21, dealer=0)
+    view, legal = hand.view(0), hand.legal_actions(0)[:3]
+    asked = []
+
+    def sampler(sv, rng):  # sample_world itself, through the hook
+        asked.append(sv)
+        return sample_world(sv, rng)
+
+    hooked = search(view, legal, random.Random(5), samples=6, sampler=sampler)
+    plain = search(view, legal, random.Random(5), samples=6)
+    assert asked == [view] * 6
+    assert [(c.total, c.diff_sq) for c in hooked.candidates] == [
+        (c.total, c.diff_sq) for c in plain.candidates
+    ]
+    truth = search(
+        view, legal, random.Random(5), samples=6, sampler=lambda sv, rng: true_world(hand, 0)
+    )
+    assert [(c.total, c.diff_sq) for c in truth.candidates] != [
+        (c.total, c.diff_sq) for c in plain.candidates
+    ]
+    with pytest.raises(ValueError, match="not both"):
+        search(view, legal, random.Random(5), samples=1, sampler=sampler, ready=[0.5] * 4)
 
 
 def test_the_inline_random_playout_plays_exactly_like_the_random_policy() -> None:

@@ -43,6 +43,7 @@ from sdk.search.world import (
     InconsistentViewError,
     SamplingError,
     World,
+    WorldSampler,
     WorldWeight,
     sample_world,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "SamplingError",
     "SearchStats",
     "World",
+    "WorldSampler",
     "WorldWeight",
     "bot_policy",
     "efficiency_policy",

@@ -34,7 +34,7 @@ from protocol.view import SeatView
 from sdk.search.playout import Policy, playout
 from sdk.search.policies import lite_policy
 from sdk.search.state import fork, state_from_world
-from sdk.search.world import WorldWeight, sample_world
+from sdk.search.world import WorldSampler, WorldWeight, sample_world
 from sdk.view import GameView
 
 __all__ = ["CandidateStats", "SearchStats", "search"]
@@ -120,15 +120,20 @@ def search(
     rollout: Policy = lite_policy,
     weight: WorldWeight | None = None,
     ready: Sequence[float] | None = None,
+    sampler: WorldSampler | None = None,
 ) -> SearchStats:
     """Play every candidate (the first is the reference) out in the same sampled worlds
     until ``samples`` worlds are done or the ``deadline`` passes (at least one of them
     must be given). Candidates must be legal for the seat now. ``weight`` and ``ready``
-    go to :func:`~sdk.search.world.sample_world`."""
+    go to :func:`~sdk.search.world.sample_world`; ``sampler`` replaces it with your own
+    (``sampler(view, rng)`` returns a :class:`~sdk.search.world.World` for the seat:
+    a particle filter, a learned model, or in a benchmark the truth)."""
     if samples is None and deadline is None:
         raise ValueError("give samples, a deadline or both: a search must end")
     if not candidates:
         raise ValueError("nothing to search: no candidate actions")
+    if sampler is not None and (weight is not None or ready is not None):
+        raise ValueError("give a sampler, or weight and ready for sample_world, not both")
     sv = view.seat_view if isinstance(view, GameView) else view
     seat = sv.seat
     policies = [rollout] * 4
@@ -139,7 +144,8 @@ def search(
     todo = math.inf if samples is None else samples
     slowest = 0.0
     while stats.samples < todo:
-        base = state_from_world(sv, sample_world(sv, rng, weight, ready=ready))
+        world = sample_world(sv, rng, weight, ready=ready) if sampler is None else sampler(sv, rng)
+        base = state_from_world(sv, world)
         points = []
         for entry in stats.candidates:
             begin = clock()

@@ -70,6 +70,9 @@ class World:
 WorldWeight = Callable[[World], float]
 """A user weight: the probability (0..1) of keeping a uniformly drawn world. The
 sampler draws until one is kept, so worlds come out in proportion to their weight."""
+WorldSampler = Callable[[SeatView, random.Random], World]
+"""A whole sampler of your own in place of :func:`sample_world` (``search(...,
+sampler=...)``): given the seat's view and the rng, a world consistent with the view."""
 
 
 def sample_world(
