@@ -15,29 +15,120 @@ This judge is itself a model (the future is played by defensive from the true ha
 so it checks the search's signal, not its arena strength; it is far cheaper: about a
 minute of CPU for 32 hands.
 
+Two settings take the search apart, to find which half of it is wrong:
+``--rollout defensive`` plays the rollouts with the judge's own players (defensive in
+every seat, each told the kinds that went by since its last discard; about ten times
+the CPU), and ``--worlds oracle`` gives the search the true hidden hands, only the live
+wall reshuffled per sample (a cheat a benchmark may use, never a bot): with both, the
+search measures what the judge measures, but for the order of the wall.
+
 Run: ``python benchmarks/bench_search_judge.py [--samples 32] [--hands 32] [--trials 16]
-[--confidence 1] [--min-gain 0] [--rollout guard|lite] [--model] [--no-claims]
-[--seed 100]`` (the defaults judge every override the search would make at one
-standard error, to see the sign of its signal).
+[--confidence 1] [--min-gain 0] [--rollout guard|lite|defensive] [--worlds
+uniform|oracle] [--model] [--no-claims] [--seed 100]`` (the defaults judge every
+override the search would make at one standard error, to see the sign of its signal).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
+from collections.abc import Sequence
 
 from bots.defensive import DefensiveBot
 from bots.search import SearchBot
 from protocol.actions import Action
 from protocol.events import project
 from protocol.hand_state import HandState
+from protocol.view import SeatView
 from sdk.bot import DecisionRequest
-from sdk.search import Policy, bot_policy, fork, guard_policy, lite_policy, playout
+from sdk.search import (
+    Policy,
+    SearchStats,
+    World,
+    bot_policy,
+    fork,
+    guard_policy,
+    lite_policy,
+    playout,
+)
+from sdk.search import search as flat_search
 from sdk.view import GameView
 
 ROLLOUTS = {"guard": guard_policy, "lite": lite_policy}
+
+
+class DefensiveRollout:
+    """A rollout policy with defensive in every seat (:func:`~sdk.search.bot_policy`,
+    listening). At each new playout every bot starts from the kinds that went by since
+    each seat's last discard as the searching bot knows them (:meth:`start`: public
+    information), then hears the playout's own events."""
+
+    __name__ = "defensive_rollout"
+
+    def __init__(self) -> None:
+        self.bots = [DefensiveBot() for _ in range(4)]
+        self.policies = [bot_policy(bot, listen=True) for bot in self.bots]
+        self.passed: list[set[int]] = [set() for _ in range(4)]
+        self.state: HandState | None = None
+
+    def start(self, passed: list[set[int]]) -> None:
+        """A new search: what the searching bot knows of the kinds gone by."""
+        self.passed, self.state = [set(p) for p in passed], None
+
+    def __call__(
+        self, state: HandState, seat: int, legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        if state is not self.state:
+            self.state = state
+            for bot in self.bots:
+                bot.passed = [set(p) for p in self.passed]
+        return self.policies[seat](state, seat, legal, rng)
+
+
+def oracle_world(hand: HandState, view: SeatView, rng: random.Random) -> World:
+    """The true hidden hands behind ``view``, the live wall reshuffled by ``rng``."""
+    wall = hand.wall
+    live = list(wall.tiles[wall.front : wall.back])
+    rng.shuffle(live)
+    owns = hand.owns
+    return World(
+        view.seat,
+        tuple(tuple(o.counts) for o in owns),
+        tuple(tuple(o.concealed_kongs) for o in owns),
+        tuple(o.drawn if s in (view.seat, hand.public.turn) else None for s, o in enumerate(owns)),
+        tuple(live),
+    )
+
+
+class JudgedSearchBot(SearchBot):
+    """The search bot with the judge's settings: defensive rollouts started from its own
+    knowledge, and, given ``hand`` (the true state), oracle worlds."""
+
+    hand: HandState | None = None
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Action:
+        if isinstance(self.rollout, DefensiveRollout):
+            self.rollout.start(self.passed)
+        return super().choose(view, request)
+
+    def run_search(
+        self,
+        view: SeatView,
+        candidates: Sequence[Action],
+        seed: int,
+        deadline: float,
+        ready: Sequence[float] | None = None,
+    ) -> SearchStats:
+        if self.hand is None:
+            return super().run_search(view, candidates, seed, deadline, ready)
+        sampler = functools.partial(oracle_world, self.hand)
+        return flat_search(
+            view, candidates, random.Random(seed), samples=self.samples, deadline=deadline,
+            rollout=self.rollout, sampler=sampler,
+        )  # fmt: skip
 
 
 def gain(hand: HandState, seat: int, override: Action, guess: Action, trials: int) -> list[float]:
@@ -64,10 +155,13 @@ def play(args: argparse.Namespace, seed: int, me: int) -> tuple[list[float], int
     number of searches."""
     hand = HandState.new(seed=seed, dealer=seed % 4)
     bots = [DefensiveBot() for _ in range(4)]
-    search = SearchBot(
+    rollout = DefensiveRollout() if args.rollout == "defensive" else ROLLOUTS[args.rollout]
+    search = JudgedSearchBot(
         seed, samples=args.samples, confidence=args.confidence, min_gain=args.min_gain,
-        rollout=ROLLOUTS[args.rollout], model=args.model, claims=not args.no_claims,
+        rollout=rollout, model=args.model, claims=not args.no_claims,
     )  # fmt: skip
+    if args.worlds == "oracle":
+        search.hand = hand
     bots[me] = search
     gains, told = [], 0
     while not hand.is_over:
@@ -103,7 +197,10 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=16)
     parser.add_argument("--confidence", type=float, default=1.0)
     parser.add_argument("--min-gain", type=float, default=0.0)
-    parser.add_argument("--rollout", choices=sorted(ROLLOUTS), default="guard")
+    parser.add_argument("--rollout", choices=[*sorted(ROLLOUTS), "defensive"], default="guard")
+    parser.add_argument(
+        "--worlds", choices=["uniform", "oracle"], default="uniform", help="oracle: a cheat"
+    )
     parser.add_argument("--model", action="store_true", help="opponent model (ready)")
     parser.add_argument("--no-claims", action="store_true", help="claims left to defensive")
     parser.add_argument("--seed", type=int, default=100)
