@@ -524,10 +524,10 @@ def _set_count(view: SeatView, seat: int) -> int:
 
 def _concealed_part(kinds: list[Tile], melds: Sequence[Meld], sets: int) -> list[Tile]:
     """The winner's concealed tiles (the winning tile included) among the kinds a
-    ``/hu`` line lists. A winner with ``sets`` declared sets holds ``17 - 3 * sets``;
-    a referee that also lists the declared sets' tiles (a kong adds one: up to 21
-    ids) has them taken out, those of ``melds`` by kind, each concealed kong whose kind
-    this seat never saw as any four of a kind."""
+    ``/hu`` line lists. A winner with ``sets`` declared sets holds ``17 - 3 * sets``.
+    A referee that also lists the tiles of the declared sets (a kong adds one: up to 21
+    ids) has them taken out: those of ``melds`` by kind, and for each concealed kong
+    this seat never saw (``sets`` beyond ``melds``) the first kind listed four times."""
     want = 17 - 3 * sets
     if len(kinds) <= want:
         return kinds
