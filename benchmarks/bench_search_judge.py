@@ -205,6 +205,8 @@ def main() -> None:
     parser.add_argument("--no-claims", action="store_true", help="claims left to defensive")
     parser.add_argument("--seed", type=int, default=100)
     args = parser.parse_args()
+    if args.model and args.worlds == "oracle":
+        parser.error("--model shapes sampled worlds; --worlds oracle has the true ones")
     gains, searched, start = [], 0, time.process_time()
     for h in range(args.hands):
         more, n = play(args, args.seed + h, h % 4)
