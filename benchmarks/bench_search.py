@@ -9,7 +9,9 @@ less), the median over ``--repeats`` repeats of:
 * ``state_from_world`` (the referee state continuing from that point), microseconds;
 * ``fork`` of such a state, microseconds;
 * playouts to the end of the hand per second, one core, fork included, with each ready
-  policy for all four seats (random, lite, guard = the search bot's, efficiency);
+  policy for all four seats (random, lite, guard = the search bot's, efficiency) and
+  with the defensive bot in every seat (:func:`~sdk.search.bot_policy`: what the judge
+  plays, ``bench_search_judge.py --rollout defensive``);
 * the search bot's own loop (sample with its opponent model, build, fork, play out with
   guard): playouts per second inside :func:`sdk.search.flat.search`, and the CPU
   milliseconds per decision at each sample count of ``--samples`` (the strength runs'
@@ -38,12 +40,14 @@ from collections.abc import Callable
 
 from bench_referee import play_hand
 
+from bots.defensive import DefensiveBot
 from bots.search import SearchBot
 from protocol.hand_state import HandState
 from protocol.tiles import TILE_COUNT
 from protocol.wall import DEAL_SIZE, RESERVED
 from sdk.bot import DecisionRequest
 from sdk.search import (
+    bot_policy,
     efficiency_policy,
     fork,
     guard_policy,
@@ -118,20 +122,24 @@ def main() -> None:
     )
     print(f"  state_from_world  {median_of(args.repeats, building) * 1e6:8.1f} us")
     print(f"  fork              {median_of(args.repeats, forking) * 1e6:8.1f} us   (target <= 20)")
-    for name, policy in (
-        ("random", random_policy),
-        ("lite", lite_policy),
-        ("guard", guard_policy),
-        ("efficiency", efficiency_policy),
+    for name, policies, calls in (
+        ("random", [random_policy] * 4, 5),
+        ("lite", [lite_policy] * 4, 5),
+        ("guard", [guard_policy] * 4, 5),
+        ("efficiency", [efficiency_policy] * 4, 5),
+        ("defensive", [bot_policy(DefensiveBot()) for _ in range(4)], 1),
     ):
-        policies = [policy] * 4
 
-        def playing(policies=policies) -> float:
+        def playing(policies=policies, calls=calls) -> float:
             return 1 / statistics.mean(
-                per_call(lambda s=s: playout(fork(s), policies, rng), 5) for s in states
+                per_call(lambda s=s: playout(fork(s), policies, rng), calls) for s in states
             )
 
-        target = {"random": "   (target >= 3,000)", "guard": "   (the search bot's)"}.get(name, "")
+        target = {
+            "random": "   (target >= 3,000)",
+            "guard": "   (the search bot's)",
+            "defensive": "   (the sample bot, listening: bench_search_judge's players)",
+        }.get(name, "")
         print(f"  playouts/s, {name:<10} {median_of(args.repeats, playing):8,.0f}{target}")
     search_speed(views, args.repeats, args.samples)
     precision(views)
