@@ -53,12 +53,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -144,8 +145,8 @@ def _main(bot_factory: BotSource, argv: Sequence[str] | None) -> int:
     except (ValueError, BotLoadError) as exc:
         parser.error(str(exc))
     args.protocol_fd = _reserve_stdout() if args.line else 1
-    _setup_logging(args.log_level, args.log_file)
-    return _play(args, bot, budget, opponents)
+    with _logging(args.log_level, args.log_file):
+        return _play(args, bot, budget, opponents)
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -453,12 +454,24 @@ def _reserve_stdout() -> int:
     return protocol_fd
 
 
-def _setup_logging(level: str, path: str | None) -> None:
+@contextlib.contextmanager
+def _logging(level: str, path: str | None) -> Iterator[None]:
+    """The run's log handler (stderr, or ``--log-file``) on the root logger at ``level``;
+    afterwards the root logger's handlers and level as they were. :func:`main` runs
+    in-process too (tests, wrappers, notebooks), where a handler left behind would write
+    to a stream since closed, each record then printing a traceback."""
     handler: logging.Handler = (
         logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.set_name("sdk.cli")
     root = logging.getLogger()
-    root.handlers[:] = [h for h in root.handlers if h.get_name() != "sdk.cli"] + [handler]
+    handlers, old_level = root.handlers[:], root.level
+    root.handlers[:] = [h for h in handlers if h.get_name() != "sdk.cli"] + [handler]
     root.setLevel(level)
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(old_level)
+        handler.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import pytest
 from loopback import LoopbackServer
@@ -82,3 +83,14 @@ async def test_a_server_of_another_protocol_version_exits_3(
         argv = ["--url", f"ws://127.0.0.1:{port}/v1/ws", "--token", "t"]
         assert await asyncio.to_thread(main, RandomBot, argv) == EXIT_PROTOCOL
     assert "protocol error" in capsys.readouterr().err
+
+
+def test_an_in_process_run_leaves_the_root_logger_as_it_was(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # main() runs in-process too (tests, wrappers): a handler left on the root logger
+    # would write to this test's stderr after it is closed, a traceback per record.
+    root = logging.getLogger()
+    before = (root.handlers[:], root.level)
+    assert main(RandomBot, ["--local", "--hands", "1", "--log-level", "DEBUG"]) == EXIT_OK
+    assert (root.handlers, root.level) == before
