@@ -20,7 +20,9 @@ the answer if anything goes wrong), then lets flat Monte Carlo search
   that folds against shown sets) for all four seats, so candidates are compared world
   by world (common random numbers), by the searching seat's points. ``model=True``
   samples opponents as waiting with defensive's :func:`~bots.defensive.threat` chance
-  instead (``sample_world(ready=...)``); ``claims=False`` leaves claims to defensive.
+  instead (``sample_world(ready=...)``); ``sampler`` replaces the sampler with your
+  own (:data:`~sdk.search.world.WorldSampler`: picklable, with ``workers``);
+  ``claims=False`` leaves claims to defensive.
 * **Choice.** The candidate with the best mean advantage over the guess wins only if
   that advantage is above ``confidence`` standard errors and ``min_gain`` points;
   otherwise the guess stands. Few samples therefore mean "play like defensive", never
@@ -69,6 +71,7 @@ from sdk.heap import freeze_heap
 from sdk.search.flat import CandidateStats, SearchStats, search
 from sdk.search.playout import Policy
 from sdk.search.policies import guard_policy
+from sdk.search.world import WorldSampler
 from sdk.view import GameView
 
 __all__ = ["BOT", "SearchBot", "SearchConfig", "main"]
@@ -103,17 +106,20 @@ class SearchBot(DefensiveBot):
         model: bool = False,
         workers: int = 0,
         rollout: Policy = guard_policy,
+        sampler: WorldSampler | None = None,
     ) -> None:
         super().__init__(name)
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
+        if model and sampler is not None:
+            raise ValueError("model shapes the worlds of sample_world; a sampler makes its own")
         if think_ms is not None and think_ms <= 0:
             raise ValueError(f"think_ms must be positive, not {think_ms}")
         self.rng = random.Random(seed)
         self.samples, self.think_ms, self.margin = samples, think_ms, margin
         self.width, self.confidence, self.workers = width, confidence, workers
         self.min_gain, self.calm, self.claims, self.model = min_gain, calm, claims, model
-        self.rollout = rollout
+        self.rollout, self.sampler = rollout, sampler
         self.searched = 0
         """Decisions that ran a search (for tests and reports)."""
         self.last: SearchStats | None = None
@@ -222,7 +228,7 @@ class SearchBot(DefensiveBot):
         if self.workers < 2:
             return search(
                 view, candidates, random.Random(seed), samples=self.samples,
-                deadline=deadline, rollout=self.rollout, ready=ready,
+                deadline=deadline, rollout=self.rollout, ready=ready, sampler=self.sampler,
             )  # fmt: skip
         pool = self._pool or self._start_pool()
         shares = _shares(self.samples, self.workers)
@@ -230,7 +236,7 @@ class SearchBot(DefensiveBot):
         for i, share in enumerate(shares):
             job = pool.submit(
                 search, view, candidates, random.Random(seed + i), samples=share,
-                deadline=deadline, rollout=self.rollout, ready=ready,
+                deadline=deadline, rollout=self.rollout, ready=ready, sampler=self.sampler,
             )  # fmt: skip
             jobs.append(job)
         done, _ = concurrent.futures.wait(jobs, timeout=max(0.0, deadline - time.monotonic()))
@@ -328,12 +334,14 @@ class SearchConfig:
     claims: bool = True
     model: bool = False
     rollout: Policy = guard_policy
+    sampler: WorldSampler | None = None
 
     def __call__(self, seed: int | None = None) -> SearchBot:
         return SearchBot(
             seed, "search", samples=self.samples, think_ms=self.think_ms, width=self.width,
             confidence=self.confidence, workers=self.workers, min_gain=self.min_gain,
             calm=self.calm, claims=self.claims, model=self.model, rollout=self.rollout,
+            sampler=self.sampler,
         )  # fmt: skip
 
 

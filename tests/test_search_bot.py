@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from search_views import decision_points
+from search_views import decision_points, true_world
 
 from bots.defensive import DefensiveBot
 from bots.search import SearchBot, SearchConfig
@@ -51,6 +51,23 @@ def test_answers_are_reproducible_with_a_seed_and_a_sample_count() -> None:
             answers.append((action, [(c.action, c.total, c.diff) for c in bot.last.candidates]))
         assert answers[0] == answers[1]
         assert answers[0][0] in hand.legal_actions(seat)
+
+
+def test_a_sampler_of_ones_own_makes_every_world_of_the_search() -> None:
+    hand, seat = _turns(1)[0]
+    seen = []
+
+    def truth(view, rng):  # the real hidden tiles: a benchmark's cheat
+        seen.append(view.seat)
+        return true_world(hand, seat)
+
+    bot = SearchBot(seed=4, samples=3, calm=True, sampler=truth)
+    assert bot.choose(GameView(hand.view(seat)), _request(hand, seat)) in hand.legal_actions(seat)
+    assert seen == [seat] * 3 and bot.last is not None and bot.last.samples == 3
+    plain = SearchBot(seed=4, samples=3, calm=True)
+    plain.choose(GameView(hand.view(seat)), _request(hand, seat))
+    assert plain.last is not None
+    assert [c.total for c in bot.last.candidates] != [c.total for c in plain.last.candidates]
 
 
 def test_process_pool_search_is_reproducible_and_counts_every_sample() -> None:
@@ -124,6 +141,8 @@ def test_bad_settings_are_refused() -> None:
         SearchBot(samples=0)
     with pytest.raises(ValueError, match="think_ms"):
         SearchBot(think_ms=-1)
+    with pytest.raises(ValueError, match="a sampler makes its own"):
+        SearchBot(model=True, sampler=lambda view, rng: None)  # type: ignore[arg-type,return-value]
 
 
 def test_command_line_plays_and_refuses_bad_options() -> None:
