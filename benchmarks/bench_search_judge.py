@@ -35,7 +35,6 @@ import functools
 import random
 import statistics
 import time
-from collections.abc import Sequence
 
 from bots.defensive import DefensiveBot
 from bots.search import SearchBot
@@ -46,7 +45,6 @@ from protocol.view import SeatView
 from sdk.bot import DecisionRequest
 from sdk.search import (
     Policy,
-    SearchStats,
     World,
     bot_policy,
     fork,
@@ -54,7 +52,6 @@ from sdk.search import (
     lite_policy,
     playout,
 )
-from sdk.search import search as flat_search
 from sdk.view import GameView
 
 ROLLOUTS = {"guard": guard_policy, "lite": lite_policy}
@@ -103,34 +100,6 @@ def oracle_world(hand: HandState, view: SeatView, rng: random.Random) -> World:
     )
 
 
-class JudgedSearchBot(SearchBot):
-    """The search bot with the judge's settings: defensive rollouts started from its own
-    knowledge, and, given ``hand`` (the true state), oracle worlds."""
-
-    hand: HandState | None = None
-
-    def choose(self, view: GameView, request: DecisionRequest) -> Action:
-        if isinstance(self.rollout, DefensiveRollout):
-            self.rollout.start(self.passed)
-        return super().choose(view, request)
-
-    def run_search(
-        self,
-        view: SeatView,
-        candidates: Sequence[Action],
-        seed: int,
-        deadline: float,
-        ready: Sequence[float] | None = None,
-    ) -> SearchStats:
-        if self.hand is None:
-            return super().run_search(view, candidates, seed, deadline, ready)
-        sampler = functools.partial(oracle_world, self.hand)
-        return flat_search(
-            view, candidates, random.Random(seed), samples=self.samples, deadline=deadline,
-            rollout=self.rollout, sampler=sampler,
-        )  # fmt: skip
-
-
 def gain(hand: HandState, seat: int, override: Action, guess: Action, trials: int) -> list[float]:
     """Points of ``override`` minus ``guess`` for ``seat``, per trial, from the true
     state, the live wall reshuffled per trial, defensive playing on for everyone."""
@@ -156,12 +125,11 @@ def play(args: argparse.Namespace, seed: int, me: int) -> tuple[list[float], int
     hand = HandState.new(seed=seed, dealer=seed % 4)
     bots = [DefensiveBot() for _ in range(4)]
     rollout = DefensiveRollout() if args.rollout == "defensive" else ROLLOUTS[args.rollout]
-    search = JudgedSearchBot(
+    oracle = functools.partial(oracle_world, hand) if args.worlds == "oracle" else None
+    search = SearchBot(
         seed, samples=args.samples, confidence=args.confidence, min_gain=args.min_gain,
-        rollout=rollout, model=args.model, claims=not args.no_claims,
+        rollout=rollout, model=args.model, claims=not args.no_claims, sampler=oracle,
     )  # fmt: skip
-    if args.worlds == "oracle":
-        search.hand = hand
     bots[me] = search
     gains, told = [], 0
     while not hand.is_over:
@@ -180,6 +148,8 @@ def play(args: argparse.Namespace, seed: int, me: int) -> tuple[list[float], int
                 hand.apply(seat, bots[seat].choose(view, request))
                 continue
             guess = DefensiveBot.choose(search, view, request)
+            if isinstance(rollout, DefensiveRollout):
+                rollout.start(search.passed)  # what the searching bot knows of the kinds gone by
             action = search.choose(view, request)
             if action != guess:
                 diffs = gain(hand, seat, action, guess, args.trials)
