@@ -86,20 +86,22 @@ def _playout(state: HandState, policies: Sequence[Policy], rng: random.Random) -
 
 def _random_playout(state: HandState, rng: random.Random) -> int:
     """:func:`_playout` with :func:`random_policy` for every seat, inlined (the same
-    choices from the same ``rng``, without a call per decision)."""
+    choices from the same ``rng``, without a call per decision). Each choice is taken
+    from the seat's pending tuple itself, so it is applied with
+    :meth:`~protocol.hand_state.HandState.apply_legal`, which does not check it again."""
     steps = 0
     pending = state._pending
-    apply, uniform = state.apply, rng.random
+    apply, uniform = state.apply_legal, rng.random
     while pending:
         if len(pending) == 1:
             [(seat, legal)] = pending.items()
             first = legal[0]
-            apply(seat, first if first is WIN else legal[int(uniform() * len(legal))])
+            apply(seat, first if first is WIN else legal[int(uniform() * len(legal))], legal)
             steps += 1
         else:
             for seat, legal in list(pending.items()):
                 first = legal[0]
-                apply(seat, first if first is WIN else legal[int(uniform() * len(legal))])
+                apply(seat, first if first is WIN else legal[int(uniform() * len(legal))], legal)
                 steps += 1
         pending = state._pending
     return steps
