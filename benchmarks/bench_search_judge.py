@@ -31,6 +31,7 @@ override the search would make at one standard error, to see the sign of its sig
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import random
 import statistics
@@ -51,6 +52,7 @@ from sdk.search import (
     guard_policy,
     lite_policy,
     playout,
+    true_world,
 )
 from sdk.view import GameView
 
@@ -87,17 +89,10 @@ class DefensiveRollout:
 
 def oracle_world(hand: HandState, view: SeatView, rng: random.Random) -> World:
     """The true hidden hands behind ``view``, the live wall reshuffled by ``rng``."""
-    wall = hand.wall
-    live = list(wall.tiles[wall.front : wall.back])
+    world = true_world(hand, view.seat)
+    live = list(world.wall)
     rng.shuffle(live)
-    owns = hand.owns
-    return World(
-        view.seat,
-        tuple(tuple(o.counts) for o in owns),
-        tuple(tuple(o.concealed_kongs) for o in owns),
-        tuple(o.drawn if s in (view.seat, hand.public.turn) else None for s, o in enumerate(owns)),
-        tuple(live),
-    )
+    return dataclasses.replace(world, wall=tuple(live))
 
 
 def gain(hand: HandState, seat: int, override: Action, guess: Action, trials: int) -> list[float]:

@@ -3,7 +3,7 @@
 :func:`decision_points` plays seeded hands with mixed fast policies (random and lite, so
 that claims, kongs, passed wins and all phases occur) and yields the real referee state
 at every decision, with the seat that decides. Several seats decide at once in the claim
-window: each is yielded.
+window: each is yielded. :func:`~sdk.search.state.true_world` is re-exported for them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from collections.abc import Iterator
 
 from protocol.hand_state import HandState
 from sdk.search.policies import lite_policy, random_policy
-from sdk.search.world import World
+from sdk.search.state import true_world
+
+__all__ = ["decision_points", "true_world"]
 
 
 def decision_points(hands: int, first_seed: int = 0) -> Iterator[tuple[HandState, int]]:
@@ -26,17 +28,3 @@ def decision_points(hands: int, first_seed: int = 0) -> Iterator[tuple[HandState
             for seat, legal in list(hand.pending().items()):
                 yield hand, seat
                 hand.apply(seat, policies[seat](hand, seat, legal, rng))
-
-
-def true_world(hand: HandState, seat: int) -> World:
-    """The real hidden state behind ``seat``'s view of ``hand``, as a world."""
-    wall = hand.wall
-    return World(
-        seat,
-        tuple(tuple(o.counts) for o in hand.owns),
-        tuple(tuple(o.concealed_kongs) for o in hand.owns),
-        tuple(
-            o.drawn if s == seat or s == hand.public.turn else None for s, o in enumerate(hand.owns)
-        ),
-        tuple(wall.tiles[wall.front : wall.back]),
-    )

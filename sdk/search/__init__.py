@@ -38,7 +38,7 @@ from sdk.search.policies import (
     lite_policy,
     random_policy,
 )
-from sdk.search.state import fork, state_from_world
+from sdk.search.state import fork, state_from_world, true_world
 from sdk.search.world import (
     InconsistentViewError,
     SamplingError,
@@ -69,4 +69,5 @@ __all__ = [
     "sample_world",
     "search",
     "state_from_world",
+    "true_world",
 ]

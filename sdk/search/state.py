@@ -10,6 +10,9 @@ simulation cannot break one.
 :func:`fork` copies a state in a few microseconds (the wall tuple and the immutable
 melds are shared) so a search can try several actions from one world.
 
+:func:`true_world` is the other way round, for tests and benchmarks that hold the real
+referee state (a bot never does): the world behind a seat's view as it really is.
+
 >>> import random
 >>> from protocol.hand_state import HandState
 >>> from sdk.search.world import sample_world
@@ -36,7 +39,7 @@ from protocol.wall import Wall
 from sdk.search.world import InconsistentViewError, World
 from sdk.view import GameView
 
-__all__ = ["fork", "state_from_world"]
+__all__ = ["fork", "state_from_world", "true_world"]
 
 _KONG_KINDS = (MeldKind.EXPOSED_KONG, MeldKind.ADDED_KONG)
 _OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
@@ -121,3 +124,18 @@ def fork(hand: HandState) -> HandState:
     new._claims = hand._claims.copy()
     new._decisions = hand._decisions.copy()
     return new
+
+
+def true_world(hand: HandState, seat: int) -> World:
+    """The real hidden state behind ``seat``'s view of ``hand``, as a world (for tests
+    and benchmarks: a cheat no bot has). ``state_from_world(hand.view(seat),
+    true_world(hand, seat))`` plays on exactly like ``hand``, but for the other seats'
+    private R9 flags, which a world leaves clear."""
+    wall, turn = hand.wall, hand.public.turn
+    return World(
+        seat,
+        tuple(tuple(o.counts) for o in hand.owns),
+        tuple(tuple(o.concealed_kongs) for o in hand.owns),
+        tuple(o.drawn if s in (seat, turn) else None for s, o in enumerate(hand.owns)),
+        tuple(wall.tiles[wall.front : wall.back]),
+    )
