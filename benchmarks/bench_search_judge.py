@@ -172,6 +172,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.model and args.worlds == "oracle":
         parser.error("--model shapes sampled worlds; --worlds oracle has the true ones")
+    if args.samples < 1 or args.hands < 1 or args.trials < 2:
+        parser.error("--samples and --hands must be at least 1, --trials at least 2")
     gains, searched, start = [], 0, time.process_time()
     for h in range(args.hands):
         more, n = play(args, args.seed + h, h % 4)
