@@ -99,6 +99,8 @@ def main() -> None:
         "--samples", type=int, nargs="+", default=[8, 32], help="search bot sample counts"
     )
     args = parser.parse_args()
+    if args.hands < 1 or args.repeats < 1 or min(args.samples) < 1:
+        parser.error("--hands, --repeats and every --samples count must be at least 1")
     points = mid_hands(args.hands)
     views = [(h.view(s), h, s) for h, s in points]
     rng = random.Random(1)
