@@ -7,7 +7,8 @@ The building blocks of a search bot (``bots/search.py`` is one; see
   among the deals consistent with a seat's view (or weighted by your function);
 * :func:`state_from_world` and :func:`fork` (:mod:`sdk.search.state`): a referee
   :class:`~protocol.hand_state.HandState` that continues from the exact point of the
-  view, and cheap copies of it;
+  view, and cheap copies of it (:func:`true_world`, the other way round: the real
+  hidden state as a world, for tests and benchmarks that hold the referee's state);
 * :func:`playout` (:mod:`sdk.search.playout`) with ready-made policies
   (:mod:`sdk.search.policies`): play to the end of the hand, get the points per seat;
 * :func:`search` (:mod:`sdk.search.flat`): flat Monte Carlo over candidate actions.
