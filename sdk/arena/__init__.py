@@ -18,9 +18,13 @@ the fallback, exactly as a server would send it). A *deal* is one match seed rep
 under every seating of the duplicate set; deals are the unit of parallel work and the
 independent observations of the statistics (:mod:`sdk.arena.stats`). Results for a seed
 are identical for every backend (``local``, ``process``, ``ray``) and worker count.
+With more than two bots every pair is compared, and a pair is called significant only
+when its paired t test survives Holm's adjustment for all the pairs of the run
+(:class:`~sdk.arena.result.PairStats`), so six comparisons do not find a "winner" by
+chance more often than one.
 
 Modules: ``loader`` (bot specs and seeding), ``deal`` (seeds, seatings, playing a deal),
-``runner`` (backends), ``stats`` (t intervals), ``timing`` (decision-time histograms),
+``runner`` (backends), ``stats`` (t intervals, p-values, Holm's adjustment), ``timing`` (decision-time histograms),
 ``result`` (aggregation, :class:`ArenaResult`), ``report`` (tables, Markdown, files),
 ``progress`` (live bar), ``recordfiles`` (the game records of ``--save-logs`` and
 ``--log``), ``cli`` (the command line).

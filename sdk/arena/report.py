@@ -27,6 +27,7 @@ from sdk.budget import Outcome
 __all__ = [
     "bot_rows",
     "fmt_interval",
+    "fmt_p",
     "markdown",
     "pair_rows",
     "print_report",
@@ -46,7 +47,7 @@ TIME_HEADER = (
     "errors",
     "illegal",
 )
-PAIR_HEADER = ("a", "b", "a − b pts/hand (95% CI)", "significant", "verdict")
+PAIR_HEADER = ("a", "b", "a − b pts/hand (95% CI)", "p", "p (Holm)", "significant", "verdict")
 
 
 def fmt_interval(iv: Interval) -> str:
@@ -56,6 +57,17 @@ def fmt_interval(iv: Interval) -> str:
     if math.isnan(iv.low):
         return f"{iv.mean:+.1f} (n={iv.n})"
     return f"{iv.mean:+.1f} ± {iv.half_width:.1f}"
+
+
+def fmt_p(p: float) -> str:
+    """A p-value for people: three decimals, ``<0.001`` below that, ``—`` when none.
+
+    >>> fmt_p(0.04321), fmt_p(0.0000123), fmt_p(float("nan"))
+    ('0.043', '<0.001', '—')
+    """
+    if math.isnan(p):
+        return "—"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _pct(x: float) -> str:
@@ -105,9 +117,19 @@ def time_rows(result: ArenaResult) -> list[tuple[str, ...]]:
 
 
 def pair_rows(result: ArenaResult) -> list[tuple[str, ...]]:
-    """The pairwise-difference table's rows, as text."""
+    """The pairwise-difference table's rows, as text: the difference with its interval,
+    the paired t test's p-value alone and adjusted for all the pairs (Holm), and the
+    verdict, which goes by the adjusted one."""
     return [
-        (p.a, p.b, fmt_interval(p.diff), "yes" if p.significant else "no", p.verdict)
+        (
+            p.a,
+            p.b,
+            fmt_interval(p.diff),
+            fmt_p(p.p_value),
+            fmt_p(p.p_holm),
+            "yes" if p.significant else "no",
+            p.verdict,
+        )
         for p in result.pairs
     ]
 

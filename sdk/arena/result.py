@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdk.arena.deal import DealRecord, PlayerTally
-from sdk.arena.stats import Interval, mean_interval, paired_interval
+from sdk.arena.stats import Interval, holm, mean_interval, paired_interval, paired_p
 from sdk.arena.timing import TimingHistogram
 from sdk.budget import Outcome
 
@@ -35,6 +35,11 @@ __all__ = ["Aggregator", "ArenaResult", "BotStats", "PairStats"]
 
 def _rate(count: int, total: int) -> float:
     return count / total if total else math.nan
+
+
+def _rounded(p: float) -> float | None:
+    """A p-value for ``arena.json``: 4 significant decimals, ``None`` when there is none."""
+    return None if math.isnan(p) else float(f"{p:.4g}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,24 +93,40 @@ class BotStats:
 
 @dataclass(frozen=True, slots=True)
 class PairStats:
-    """Bot ``a`` minus bot ``b`` in mean points per hand, paired by deal."""
+    """Bot ``a`` minus bot ``b`` in mean points per hand, paired by deal.
+
+    ``diff`` is the difference with its interval (95% unless the run chose another
+    level), ``p_value`` the two-sided p-value of the paired t test (the interval
+    excludes 0 exactly when it is below 0.05) and ``p_holm`` that p-value adjusted by
+    Holm's method for every pair of the run (:func:`~sdk.arena.stats.holm`): a run of
+    four bots compares six pairs, and one of six tests at 95% says "significant" by
+    chance far more often than one time in twenty. A single pair's adjusted value is
+    its own p-value."""
 
     a: str
     b: str
     diff: Interval
+    p_value: float = math.nan
+    p_holm: float = math.nan
 
     @property
     def significant(self) -> bool:
-        """Whether the 95% interval of the difference excludes 0."""
-        return self.diff.excludes_zero
+        """Whether the difference is significant for the run as a whole: the
+        Holm-adjusted p-value is below ``1 - level`` (0.05). Without p-values (a pair
+        built by hand), whether the interval excludes 0."""
+        if math.isnan(self.p_holm):
+            return self.diff.excludes_zero
+        return self.p_holm < 1 - self.diff.level
 
     @property
     def verdict(self) -> str:
         """A sentence for people: who is better, or that the run cannot tell."""
-        if not self.significant:
-            return f"no significant difference between {self.a} and {self.b}"
         better, worse = (self.a, self.b) if self.diff.mean > 0 else (self.b, self.a)
-        return f"{better} beats {worse}"
+        if self.significant:
+            return f"{better} beats {worse}"
+        if self.diff.excludes_zero:  # alone it would be; not among all the pairs compared
+            return f"{better} ahead of {worse}, not significant over all pairs (Holm)"
+        return f"no significant difference between {self.a} and {self.b}"
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (``arena.json``)."""
@@ -113,6 +134,8 @@ class PairStats:
             "a": self.a,
             "b": self.b,
             "diff_points_per_hand": self.diff.to_json(),
+            "p_value": _rounded(self.p_value),
+            "p_holm": _rounded(self.p_holm),
             "significant": self.significant,
             "verdict": self.verdict,
         }
@@ -153,7 +176,8 @@ class ArenaResult:
                 return p
             if (p.a, p.b) == (b, a):
                 d = p.diff
-                return PairStats(a, b, Interval(-d.mean, -d.high, -d.low, d.n, d.level))
+                flipped = Interval(-d.mean, -d.high, -d.low, d.n, d.level)
+                return PairStats(a, b, flipped, p.p_value, p.p_holm)
         raise KeyError((a, b))
 
     def to_json(self, timing: bool = True) -> dict[str, Any]:
@@ -233,10 +257,11 @@ class Aggregator:
         """The :class:`ArenaResult` of the deals taken in."""
         per_deal = self.deal_points
         bots = [self._bot(b, per_deal[b], level) for b in self.labels]
+        compared = [(a, b) for i, a in enumerate(self.labels) for b in self.labels[i + 1 :]]
+        p_values = [paired_p(per_deal[a], per_deal[b]) for a, b in compared]
         pairs = [
-            PairStats(a, b, paired_interval(per_deal[a], per_deal[b], level))
-            for i, a in enumerate(self.labels)
-            for b in self.labels[i + 1 :]
+            PairStats(a, b, paired_interval(per_deal[a], per_deal[b], level), p, adjusted)
+            for (a, b), p, adjusted in zip(compared, p_values, holm(p_values), strict=True)
         ]
         return ArenaResult(
             config, bots, pairs, self.deals, self.matches, self.hands, partial, elapsed, per_deal
