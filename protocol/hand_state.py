@@ -73,6 +73,7 @@ __all__ = [
     "IllegalActionError",
     "NotPendingError",
     "Scorer",
+    "win_situation",
 ]
 
 Scorer = Callable[[WinSituation], ScoreResult]
@@ -119,6 +120,35 @@ class NotPendingError(IllegalActionError):
 
 class HandOverError(NotPendingError):
     """The hand is over; nobody decides anything."""
+
+
+def win_situation(
+    pub: PublicState,
+    seat: int,
+    concealed: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    tile: int,
+    discarder: int | None,
+) -> WinSituation:
+    """The :class:`~protocol.scoring.WinSituation` of ``seat`` winning on ``tile`` with
+    these tiles (``concealed`` with the winning tile, ``melds`` with its concealed
+    kongs), its flags (R2, R10, kong replacement) read off the public state just before
+    the win. Every flag is public, so a seat that sees the winner's tiles (the line
+    protocol's ``/hu``) scores the win exactly as the referee does."""
+    self_draw = discarder is None
+    return WinSituation(
+        concealed=concealed,
+        melds=melds,
+        win_tile=_TILES[tile],
+        winner=seat,
+        discarder=discarder,
+        dealer=pub.dealer,
+        round_wind=_TILES[pub.round_wind],
+        last_tile=self_draw and pub.drawable == 0,
+        last_discard=not self_draw and pub.drawable <= 0,
+        kong_replacement=self_draw and pub.drew_replacement,
+        first_go_round=pub.first_round and not pub.discarded[seat],
+    )
 
 
 class HandState:
@@ -428,20 +458,7 @@ class HandState:
         melds = tuple(pub.melds[seat]) + tuple(
             Meld(MeldKind.CONCEALED_KONG, _TILES[k]) for k in own.concealed_kongs
         )
-        self_draw = discarder is None
-        return WinSituation(
-            concealed=concealed,
-            melds=melds,
-            win_tile=_TILES[tile],
-            winner=seat,
-            discarder=discarder,
-            dealer=pub.dealer,
-            round_wind=_TILES[pub.round_wind],
-            last_tile=self_draw and pub.drawable == 0,
-            last_discard=not self_draw and pub.drawable <= 0,
-            kong_replacement=self_draw and pub.drew_replacement,
-            first_go_round=pub.first_round and not pub.discarded[seat],
-        )
+        return win_situation(pub, seat, concealed, melds, tile, discarder)
 
     def _win(self, seat: int, tile: int, discarder: int | None) -> None:
         situation = self.situation(seat, tile, discarder)

@@ -138,7 +138,9 @@ class Bot:
         """Any event this seat sees, after the view took it in."""
 
     def on_hand_end(self, view: GameView, result: HandResult) -> None:
-        """A hand ended (a win, an exhaustive draw or a four-winds abort)."""
+        """A hand ended (a win, an exhaustive draw or a four-winds abort); ``view.scores``
+        are the scores after it. Over the line protocol, which sends no scores, the
+        seat scores the hand itself (:mod:`protocol.line.hand_end`)."""
 
     def on_match_end(self, view: GameView, scores: tuple[int, ...]) -> None:
         """The match ended with these scores by seat."""

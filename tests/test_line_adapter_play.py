@@ -1,13 +1,17 @@
 """Whole hands through the line protocol: referee ↔ server seats ↔ client adapters.
 
 The client adapters only see lines, yet the events they rebuild must be the referee's
-projection for their seat (the line protocol carries no scores, so hand numbers, scores
-and the hand-end result are left out of the comparison), their legal actions must be
-exactly the referee's, and every decision must arrive at the referee unchanged.
+projection for their seat, their legal actions must be exactly the referee's, and every
+decision must arrive at the referee unchanged. The line protocol carries no scores, so
+the ``hand_end`` events (result, tai breakdown, scores) and the scores of ``hand_start``
+and ``match_end`` are the seat's own scoring of what it saw
+(:mod:`protocol.line.hand_end`): they must be the referee's too, except after another
+seat's win with concealed kongs, whose kinds ``/hu`` does not list.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 
 import pytest
@@ -17,14 +21,15 @@ from protocol.analysis import shanten_counts
 from protocol.events import Event, HandEnd, HandStart, MatchEnd, Win
 from protocol.line.adapter import Decided, LineClientAdapter, LineTable, NextAsk
 from protocol.line.codec import parse_referee_line
+from protocol.line.tile_ids import tile_id
 from protocol.match import Match
 from protocol.melds import MeldKind
 from protocol.wire.common import ActionRequest, SessionEnd, SessionStart
 
 
-def _normal(ev: Event, seat: int) -> object:
-    if isinstance(ev, HandStart):
-        return ("hand_start", ev.dealer, ev.round_wind)
+def _normal(ev: Event, seat: int, scored: bool) -> object:
+    if isinstance(ev, HandStart) and not scored:
+        return ("hand_start", ev.hand, ev.dealer, ev.round_wind)
     if isinstance(ev, Win) and ev.seat != seat:  # others' concealed kongs stay hidden
         melds = tuple(m for m in ev.melds if m.kind is not MeldKind.CONCEALED_KONG)
         return Win(ev.seat, ev.tile, ev.from_seat, ev.hand, melds)
@@ -32,7 +37,9 @@ def _normal(ev: Event, seat: int) -> object:
 
 
 class Harness:
-    def __init__(self, seed: int, dealer: int, rng: random.Random, hands: int = 2) -> None:
+    def __init__(
+        self, seed: int, dealer: int, rng: random.Random, hands: int = 2, long_hu: bool = False
+    ) -> None:
         self.match = Match.new(seed, hands, first_dealer=dealer)
         self.table = LineTable()
         self.seats = [self.table.add_seat(s, f"bot{s + 1}") for s in range(4)]
@@ -41,6 +48,10 @@ class Harness:
         self.rng = rng
         self.lines = 0
         self.ended = [False] * 4
+        self.scored = 0
+        self.long_hu = long_hu
+        """Write ``/hu`` with the winner's declared sets too (a form a referee may use)."""
+        """Seats whose hand ends were all compared with the referee's."""
         for s in range(4):
             (start,) = self._deliver(s, self.seats[s].start_line())
             assert start == SessionStart(s, f"bot{s + 1}")
@@ -57,6 +68,8 @@ class Harness:
     def _feed(self, events: list[Event]) -> None:
         for ev in events:
             for seat, lines in self.table.feed(ev).items():
+                if self.long_hu and isinstance(ev, Win):
+                    lines = [_with_sets(line, ev) for line in lines]
                 for line in lines:
                     assert not [
                         i for i in self._deliver(seat, line) if isinstance(i, ActionRequest)
@@ -113,13 +126,39 @@ class Harness:
                 self._feed(self.match.apply(seat, action))
         assert self.ended == [True] * 4
         for seat in range(4):
-            want = [
-                _normal(e, seat)
-                for e in self.match.projected_events(seat)
-                if not isinstance(e, HandEnd | MatchEnd)
+            events = self.match.projected_events(seat)
+            scored = self.long_hu or not _hidden_kong_win(events, seat)
+            self.scored += scored
+            compared = [
+                [_normal(e, seat, scored) for e in seen if scored or not isinstance(e, _SCORED)]
+                for seen in (self.seen[seat], events)
             ]
-            assert [_normal(e, seat) for e in self.seen[seat]] == want
+            assert compared[0] == compared[1]
             assert self.clients[seat].view.legal_actions() == ()  # type: ignore[union-attr]
+            if scored:
+                assert self.clients[seat].keeper.scores == self.match.scores
+
+
+def _with_sets(line: str, win: Win) -> str:
+    """``/hu`` followed by the ids of the winner's declared sets, concealed kongs too."""
+    if not line.startswith("/hu "):
+        return line
+    kinds = [k for meld in win.melds for k in meld.tiles]
+    return " ".join([line, *(str(tile_id(k, i % 4)) for i, k in enumerate(kinds))])
+
+
+_SCORED = (HandEnd, MatchEnd)
+"""Events left out of the comparison after a win that cannot be scored."""
+
+
+def _hidden_kong_win(events: list[Event], seat: int) -> bool:
+    """Whether another seat won holding concealed kongs (not listed by /hu)."""
+    return any(
+        isinstance(e, Win)
+        and e.seat != seat
+        and any(m.kind is MeldKind.CONCEALED_KONG for m in e.melds)
+        for e in events
+    )
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -127,6 +166,33 @@ def test_random_hands_agree_with_the_referee(seed: int) -> None:
     harness = Harness(seed, seed % 4, random.Random(seed))
     harness.play()
     assert harness.lines > 120
+    assert harness.scored >= 1  # the winner of a hidden-kong hand scores it itself
+
+
+def test_a_hu_listing_the_declared_sets_lets_every_seat_score_every_hand(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # seed 23: a seat wins holding a concealed kong; with the short /hu the three others
+    # cannot score that hand (and say so), with the sets listed they all can
+    with caplog.at_level(logging.WARNING, "protocol.line.hand_end"):
+        short = Harness(23, 3, random.Random(23))
+        short.play()
+    assert short.scored == 1
+    unscored = [r.getMessage() for r in caplog.records]
+    assert (
+        unscored
+        == [
+            "line protocol: seat 4 won with concealed kongs /hu does not list; "
+            "hand 0 is not scored and the scores leave it out"
+        ]
+        * 3
+    )
+    caplog.clear()
+    listed = Harness(23, 3, random.Random(23), long_hu=True)
+    listed.play()
+    assert listed.scored == 4
+    assert all(client.keeper.scores == listed.match.scores for client in listed.clients)
+    assert not caplog.records
 
 
 def test_clients_rebuild_the_referees_hands_and_tile_ids() -> None:

@@ -413,8 +413,8 @@ def test_a_win_listing_another_seats_concealed_kong_and_pung_keeps_the_concealed
     listed = [*concealed, *parse_tiles("555m 9999p")]
     random.Random(3).shuffle(listed)
     pung = Meld(MeldKind.PUNG, Tile.M5, called=Tile.M5)
-    assert _concealed_part(listed, [pung], 2) == sorted(concealed)
-    assert _concealed_part(list(concealed), [pung], 2) == list(concealed)  # the usual form
+    assert _concealed_part(listed, [pung], 2) == (sorted(concealed), [Tile.P9])
+    assert _concealed_part(list(concealed), [pung], 2) == (list(concealed), [])  # usual form
     with pytest.raises(LineStateError, match="/hu lists 13 tiles"):
         _concealed_part([*concealed, Tile.M1, Tile.M1], [pung], 2)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from protocol.actions import Action
-from protocol.events import Event, event_from_json
+from protocol.events import Event, HandEnd, HandResult, event_from_json
 from protocol.line.adapter import LineClientAdapter
 from protocol.line.codec import parse_program_line
 from protocol.wire.common import ActionRequest, SessionEnd, SessionStart
@@ -133,7 +133,8 @@ def test_an_exhaustive_draw_is_inferred_at_the_next_hand() -> None:
     adapter.send_action(Action.parse("discard C"))
     adapter.receive_line("/throw 1 450")
     items = adapter.receive_line("/initGame east east 2 2 0")
-    assert [type(i).__name__ for i in items] == ["ExhaustiveDraw", "HandStart"]
+    assert [type(i).__name__ for i in items] == ["ExhaustiveDraw", "HandEnd", "HandStart"]
+    assert items[1] == HandEnd(HandResult("exhaustive_draw"), (0, 0, 0, 0))  # R15: no payments
 
 
 @pytest.mark.parametrize("bot_name", ["bots.greedy", "bots.defensive", "bots.random"])

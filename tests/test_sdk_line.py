@@ -9,6 +9,7 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from protocol.actions import PASS, Action
+from protocol.events import HandEnd, HandResult
 from protocol.line.adapter import Decided, LineTable, NextAsk
 from protocol.match import Match
 from sdk.bot import Bot, DecisionRequest
@@ -66,6 +67,23 @@ class LastLegal(Bot):
         return request.legal_actions[-1]
 
 
+class Scorer(LastLegal):
+    """Notes what the hooks at the end of each hand and of the match are given."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.results: list[HandResult] = []
+        self.scores: list[tuple[int, ...]] = []
+        self.final: tuple[int, ...] | None = None
+
+    def on_hand_end(self, view: GameView, result: HandResult) -> None:
+        self.results.append(result)
+        self.scores.append(tuple(view.scores))
+
+    def on_match_end(self, view: GameView, scores: tuple[int, ...]) -> None:
+        self.final = scores
+
+
 async def test_a_transcript_from_start_to_exit() -> None:
     match = Match.new(3, 1)
     table = LineTable()
@@ -83,7 +101,9 @@ async def test_a_transcript_from_start_to_exit() -> None:
     thrown = seat.receive_line(channel.sent[-1])
     assert thrown == Decided(legal[-1])  # the tile ids name the bot's discard
     assert result.completed and result.seat == 0 and result.stats.outcomes == {Outcome.OK: 1}
-    assert result.scores is None  # the line protocol does not send scores
+    # the line protocol sends no scores: the seat keeps them, and the hand /exit cut
+    # short is a draw (R15: no payments)
+    assert result.scores == (0, 0, 0, 0)
 
 
 async def test_a_whole_match_over_tcp() -> None:
@@ -107,12 +127,19 @@ async def test_a_whole_match_over_tcp() -> None:
 
     server = await asyncio.start_server(serve, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
+    bot = Scorer("last")
     async with server:
-        result = await run_tcp(LastLegal("last"), "127.0.0.1", port, strict=True)
+        result = await run_tcp(bot, "127.0.0.1", port, strict=True)
         match = await asyncio.wait_for(done, 10)
     assert match.is_over and result.completed and result.seat == 2 and result.hands == 2
     assert result.stats.count == len(referee.answered) > 10
     assert result.stats.fallbacks == 0
+    # no scores on the wire, yet the hooks get the referee's results and scores: the
+    # seat scores each hand itself (protocol.line.hand_end)
+    ends = [e for e in match.events if isinstance(e, HandEnd)]
+    assert bot.results == [e.result for e in ends] and len(ends) == 2
+    assert bot.scores == [tuple(e.scores) for e in ends]
+    assert bot.final == result.scores == match.scores
 
 
 async def test_an_unreachable_referee_fails_at_once() -> None:

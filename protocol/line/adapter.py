@@ -17,7 +17,9 @@ decision; ``/pass`` to every ask of a discard is a pass.
 line read with :meth:`~LineClientAdapter.receive_line`; it returns the referee events the
 seat may see (the same values the referee's projection has) and an
 :class:`~protocol.wire.common.ActionRequest` with the exact legal actions at the first
-``/ask`` of a decision. Answer with :meth:`~LineClientAdapter.send_action`, which returns
+``/ask`` of a decision (and the ``hand_end`` and ``match_end`` the protocol does not
+send, scored by the seat: :mod:`protocol.line.hand_end`). Answer with
+:meth:`~LineClientAdapter.send_action`, which returns
 the line to write, with concrete tile ids from the seat's hand; the follow-up asks of the
 same decision are answered from that action without asking the bot again: write
 :meth:`~LineClientAdapter.lines_to_send` after every :meth:`receive_line`.
@@ -100,9 +102,10 @@ from protocol.line.codec import (
     parse_program_line,
     parse_referee_line,
 )
+from protocol.line.hand_end import ScoreKeeper
 from protocol.line.tile_ids import LineError, kind_of, tile_id
 from protocol.match import hand_plan
-from protocol.melds import Meld
+from protocol.melds import Meld, MeldKind
 from protocol.tiles import KIND_COUNT, Tile
 from protocol.view import CLAIMS, KONG_REPLACEMENT, OVER, SeatView
 from protocol.wire.common import (
@@ -219,6 +222,8 @@ class LineClientAdapter:
         self._chosen: Action | None = None
         self._sent: Action | None = None
         self._requests = 0
+        self.keeper = ScoreKeeper()
+        """The scores, hand by hand (the line protocol sends none)."""
 
     # -- public API --
 
@@ -234,21 +239,38 @@ class LineClientAdapter:
             return []
         if isinstance(msg, StartLine):
             self.seat, self.hands_started = msg.seat, 0
+            self.keeper.reset()
             return [SessionStart(msg.seat, msg.name)]
         if isinstance(msg, ExitLine):
-            ended: list[WireInput] = []
-            if self.view is not None:
-                ended.extend(_unfinished_end(self.view))
-                for ev in ended:
-                    self.view.apply(ev)  # type: ignore[arg-type]
+            if self.view is None:
+                return [SessionEnd(msg.word)]
+            ended = self._applied(_unfinished_end(self.view))
+            ended += self._applied([MatchEnd(self.keeper.scores)])
             return [*ended, SessionEnd(msg.word)]
         out: list[WireInput] = []
         self._close_decision(out, won=isinstance(msg, HuLine) and self._on_discard(msg))
         handler = _CLIENT_HANDLERS[type(msg)]
         handler(self, msg, out)
-        for ev in out:
-            if isinstance(ev, Event) and self.view is not None:
-                self.view.apply(ev)
+        return self._applied(out)
+
+    def _applied(self, items: Sequence[WireInput]) -> list[WireInput]:
+        """``items`` with their events taken in by the seat's view, each event that ends
+        a hand followed by the ``hand_end`` the line protocol does not send, scored by
+        the seat (:class:`~protocol.line.hand_end.ScoreKeeper`)."""
+        view = self.view
+        if view is None:
+            return list(items)
+        out: list[WireInput] = []
+        for item in items:
+            if not isinstance(item, Event):
+                out.append(item)
+                continue
+            end = self.keeper.end_of(view, item) if isinstance(item, _HAND_ENDINGS) else None
+            view.apply(item)
+            out.append(item)
+            if end is not None:
+                view.apply(end)
+                out.append(end)
         return out
 
     def send_action(self, action: Action) -> str:
@@ -416,7 +438,7 @@ class LineClientAdapter:
         # East" for every hand (tcga-line-protocol.md), so the round's wind is the later
         # of the line's and the one the hands seen since /start give.
         round_wind = max(msg.round_wind, hand_plan(self.hands_started)[1])
-        out.append(HandStart(self.hands_started, msg.dealer, round_wind, (0, 0, 0, 0)))
+        out.append(HandStart(self.hands_started, msg.dealer, round_wind, self.keeper.scores))
         self.hands_started += 1
 
     def _on_init_card(self, msg: InitCardLine, out: list[WireInput]) -> None:
@@ -510,7 +532,9 @@ class LineClientAdapter:
             self._implied_draw(msg.seat, out)
         melds = tuple(view.melds(msg.seat))
         kinds = [kind_of(t) for t in (*msg.rest, msg.win_tile)]
-        hand = tuple(sorted(_concealed_part(kinds, melds, _set_count(view, msg.seat))))
+        concealed, kongs = _concealed_part(kinds, melds, _set_count(view, msg.seat))
+        hand = tuple(sorted(concealed))
+        melds += tuple(Meld(MeldKind.CONCEALED_KONG, k) for k in kongs)  # listed by /hu
         source = pub.turn if on_discard else None
         out.append(Win(msg.seat, kind_of(msg.win_tile), source, hand, melds))
 
@@ -522,28 +546,37 @@ def _set_count(view: SeatView, seat: int) -> int:
     return len(view.melds(seat)) + hidden
 
 
-def _concealed_part(kinds: list[Tile], melds: Sequence[Meld], sets: int) -> list[Tile]:
+def _concealed_part(
+    kinds: list[Tile], melds: Sequence[Meld], sets: int
+) -> tuple[list[Tile], list[Tile]]:
     """The winner's concealed tiles (the winning tile included) among the kinds a
-    ``/hu`` line lists. A winner with ``sets`` declared sets holds ``17 - 3 * sets``.
-    A referee that also lists the tiles of the declared sets (a kong adds one: up to 21
-    ids) has them taken out: those of ``melds`` by kind, and for each concealed kong
-    this seat never saw (``sets`` beyond ``melds``) the first kind listed four times."""
+    ``/hu`` line lists, and the kinds of the concealed kongs it revealed. A winner with
+    ``sets`` declared sets holds ``17 - 3 * sets``. A referee that also lists the tiles
+    of the declared sets (a kong adds one: up to 21 ids) has them taken out: those of
+    ``melds`` by kind, and for each concealed kong this seat never saw (``sets`` beyond
+    ``melds``) the first kind listed four times, which is that kong's."""
     want = 17 - 3 * sets
     if len(kinds) <= want:
-        return kinds
+        return kinds, []
     rest = Counter(kinds)
     for meld in melds:
         rest.subtract(meld.tiles)
+    kongs: list[Tile] = []
     for _ in range(sets - len(melds)):  # another seat's concealed kongs
         four = next((k for k in sorted(rest) if rest[k] >= 4), None)
         if four is not None:
             rest[four] -= 4
+            kongs.append(four)
     if min(rest.values(), default=0) < 0 or rest.total() != want:
         raise LineStateError(
             f"/hu lists {len(kinds)} tiles: neither the {want} concealed ones of a winner "
             f"with {sets} declared sets nor those and the sets' tiles"
         )
-    return sorted(rest.elements())
+    return sorted(rest.elements()), kongs
+
+
+_HAND_ENDINGS = (Win, ExhaustiveDraw, FourWindsAbort)
+"""The events after which the referee sends ``hand_end``."""
 
 
 def _unfinished_end(view: SeatView) -> list[Event]:
