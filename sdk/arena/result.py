@@ -97,7 +97,7 @@ class PairStats:
 
     ``diff`` is the difference with its interval (95% unless the run chose another
     level), ``p_value`` the two-sided p-value of the paired t test (the interval
-    excludes 0 exactly when it is below 0.05) and ``p_holm`` that p-value adjusted by
+    excludes 0 exactly when it is below ``1 - level``) and ``p_holm`` that p-value adjusted by
     Holm's method for every pair of the run (:func:`~sdk.arena.stats.holm`): a run of
     four bots compares six pairs, and one of six tests at 95% says "significant" by
     chance far more often than one time in twenty. A single pair's adjusted value is
