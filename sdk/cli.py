@@ -166,6 +166,12 @@ def _check_args(args: argparse.Namespace) -> None:
             from sdk.transports.line import token_line
 
             token_line(args.token)
+    if args.save_log is not None and _mode(args) != "local":
+        raise ValueError(
+            "--save-log works with --local only: a server keeps the record of its matches "
+            "(--url prints where it is served), and over the line protocol the referee "
+            "keeps the log"
+        )
     if args.hands < 1:
         raise ValueError(f"--hands must be at least 1, not {args.hands}")
     if args.reconnect_attempts < 0:

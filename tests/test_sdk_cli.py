@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from pathlib import Path
 
 import pytest
 from loopback import LoopbackServer
@@ -41,6 +42,19 @@ def test_local_json_with_named_opponents(capsys: pytest.CaptureFixture[str]) -> 
 def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(RandomBot, argv) == EXIT_USAGE
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", [["--line"], ["--tcp", "127.0.0.1:9"], ["--url", "ws://x/v1/ws"]])
+def test_save_log_is_for_local_matches_only(
+    mode: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # a remote match's record is kept by its server or referee: refused before connecting,
+    # rather than ignored after a whole match
+    record = tmp_path / "game.jsonl"
+    assert main(RandomBot, [*mode, "--save-log", str(record)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "--save-log works with --local only" in err and "Traceback" not in err
+    assert not record.exists()
 
 
 def test_run_exits_with_the_code() -> None:
