@@ -24,7 +24,8 @@ named as everywhere, see :mod:`sdk.botspec`: a house name such as ``greedy``, a 
 ``choose`` in N worker processes), ``--strict`` (a mirror mismatch or an unreadable
 frame stops the session), ``--json`` (print the result as JSON), ``--log-level``,
 ``--log-file``, ``--reconnect-attempts``, ``--save-log PATH`` (``--local``: save the game
-record, ``docs/RECORDS.md``, and print where it is), ``--no-clock``.
+record, ``docs/RECORDS.md``, and print where it is), ``--save-transcript PATH`` (``--line``,
+``--tcp``: keep the session's lines, :mod:`sdk.transports.transcript`), ``--no-clock``.
 
 ``--local`` keeps the tournament clock of the server and the arena: an answer later than
 the budget (3 s less the safety margin) is replaced by the fallback, with a warning
@@ -92,6 +93,7 @@ from sdk.session import (
     SessionResult,
 )
 from sdk.transports import ConnectFailed
+from sdk.transports.transcript import TranscriptWriter, open_transcript
 
 __all__ = [
     "EXIT_FAILED",
@@ -169,8 +171,13 @@ def _check_args(args: argparse.Namespace) -> None:
     if args.save_log is not None and _mode(args) != "local":
         raise ValueError(
             "--save-log works with --local only: a server keeps the record of its matches "
-            "(--url prints where it is served), and over the line protocol the referee "
-            "keeps the log"
+            "(--url prints where it is served); over the line protocol the referee keeps "
+            "the log, and --save-transcript PATH keeps this program's side"
+        )
+    if args.save_transcript is not None and _mode(args) not in ("line", "tcp"):
+        raise ValueError(
+            "--save-transcript is for the line protocol (--line, --tcp); "
+            "a --local match saves its record with --save-log"
         )
     if args.hands < 1:
         raise ValueError(f"--hands must be at least 1, not {args.hands}")
@@ -211,6 +218,13 @@ def build_parser(label: str = "bot") -> argparse.ArgumentParser:
         "--save-log",
         metavar="PATH",
         help="--local: save the game record there (docs/RECORDS.md; replay with python -m sdk.replay)",
+    )
+    parser.add_argument(
+        "--save-transcript",
+        metavar="PATH",
+        help="--line, --tcp: keep every line of the session there as it happens "
+        "(the conformance kit's transcript; replay it with python -m sdk.conformance "
+        "program --transcript PATH -- CMD)",
     )
     parser.add_argument("--name", help="the bot's name (sent to the server)")
     parser.add_argument(
@@ -282,9 +296,10 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
         if result.record_bytes is not None:
             return _save_log(result.record_bytes, args.save_log, f"local-{args.seed}")
         return EXIT_OK
+    transcript = _open_transcript(args.save_transcript, bot.name)
     executor = ProcessExecutor(args.process_pool) if args.process_pool > 0 else None
     try:
-        session = asyncio.run(_remote(mode, args, bot, budget, executor))
+        session = asyncio.run(_remote(mode, args, bot, budget, executor, transcript))
     except (ConnectionLost, ServerRefused, SessionError) as exc:
         raise CommandError(_failure(mode, args, exc), EXIT_FAILED) from None
     except (MirrorMismatchError, VersionMismatchError, WireDecodeError, LineError) as exc:
@@ -292,6 +307,13 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
     finally:
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+        if transcript is not None:
+            transcript.close()
+            print(
+                f"transcript: {args.save_transcript}; replay it with: python -m sdk.conformance "
+                f"program --transcript {args.save_transcript} -- CMD",
+                file=sys.stderr,
+            )
     _print_session(session, args.json)
     if mode == "ws" and session.match_id:
         url = match_record_url(args.url, session.match_id)
@@ -311,7 +333,12 @@ def _failure(mode: str, args: argparse.Namespace, exc: Exception) -> str:
 
 
 async def _remote(
-    mode: str, args: argparse.Namespace, bot: Bot, budget: Budget, executor: Any
+    mode: str,
+    args: argparse.Namespace,
+    bot: Bot,
+    budget: Budget,
+    executor: Any,
+    transcript: TranscriptWriter | None = None,
 ) -> SessionResult:
     from sdk.transports.line import run_stdio, run_tcp
     from sdk.transports.ws import run_ws
@@ -321,9 +348,20 @@ async def _remote(
         reconnect = Reconnect(attempts=args.reconnect_attempts)
         return await run_ws(bot, args.url, args.token, reconnect=reconnect, **common)
     if mode == "line":
-        return await run_stdio(bot, stdout_fd=args.protocol_fd, **common)
+        return await run_stdio(bot, stdout_fd=args.protocol_fd, transcript=transcript, **common)
     host, port = parse_hostport(args.tcp)
-    return await run_tcp(bot, host, port, token=args.token, **common)
+    return await run_tcp(bot, host, port, token=args.token, transcript=transcript, **common)
+
+
+def _open_transcript(path: str | None, bot_name: str) -> TranscriptWriter | None:
+    """The transcript of ``--save-transcript`` (``None`` without it), opened before the
+    session so that a bad path is a usage error that costs no game."""
+    if path is None:
+        return None
+    try:
+        return open_transcript(path, bot_name)
+    except OSError as exc:
+        raise CommandError(f"--save-transcript {path}: {exc.strerror or exc}", EXIT_USAGE) from None
 
 
 # -- output --

@@ -29,11 +29,12 @@ from typing import BinaryIO
 from protocol.actions import Action
 from protocol.line.adapter import LineClientAdapter
 from protocol.line.tile_ids import LineError
-from protocol.wire.common import WireInput
+from protocol.wire.common import ActionRequest, WireInput
 from sdk.bot import Bot
 from sdk.budget import DEFAULT_BUDGET, Budget
 from sdk.session import NO_RECONNECT, Session, SessionResult, drive
 from sdk.transports import Channel, ChannelClosed, ConnectFailed
+from sdk.transports.transcript import TranscriptWriter
 
 __all__ = [
     "LineCodec",
@@ -51,14 +52,19 @@ _LIMIT = 1 << 16
 
 
 class LineCodec:
-    """The line protocol's :class:`LineClientAdapter` as a session :class:`Codec`."""
+    """The line protocol's :class:`LineClientAdapter` as a session :class:`Codec`; with
+    a ``transcript`` every line in and out, every ask's legal actions and every answer
+    are written to it (:mod:`sdk.transports.transcript`)."""
 
     checks_legal = False  # the line protocol sends no legal actions to check against
     resumable = False
     recoverable: tuple[type[Exception], ...] = (LineError,)
 
-    def __init__(self, adapter: LineClientAdapter | None = None) -> None:
+    def __init__(
+        self, adapter: LineClientAdapter | None = None, transcript: TranscriptWriter | None = None
+    ) -> None:
         self.adapter = adapter or LineClientAdapter()
+        self.transcript = transcript
 
     def opening(self) -> list[str]:
         """The frames sent when a connection opens."""
@@ -66,11 +72,22 @@ class LineCodec:
 
     def receive(self, frame: str) -> list[WireInput]:
         """Decode one frame into the session's inputs."""
-        return self.adapter.receive_line(frame)
+        if self.transcript is None:
+            return self.adapter.receive_line(frame)
+        self.transcript.received(frame)  # first: a line that cannot be read is kept too
+        items = self.adapter.receive_line(frame)
+        for item in items:
+            if isinstance(item, ActionRequest):
+                self.transcript.offered(item.legal)
+        return items
 
     def outgoing(self) -> list[str]:
         """Frames the codec wants sent now."""
-        return self.adapter.lines_to_send()
+        lines = self.adapter.lines_to_send()
+        if self.transcript is not None:
+            for line in lines:
+                self.transcript.sent(line)
+        return lines
 
     def ready(self) -> list[str]:
         """The frames that say the bot is ready."""
@@ -81,7 +98,11 @@ class LineCodec:
         pending = self.adapter.pending_request
         if pending is None or pending.request_id != request_id:
             return None
-        return self.adapter.send_action(action)
+        line = self.adapter.send_action(action)
+        if self.transcript is not None:
+            self.transcript.chose(action)
+            self.transcript.sent(line)
+        return line
 
 
 class _SyncWriter:
@@ -244,9 +265,11 @@ async def run_line(
     budget: Budget = DEFAULT_BUDGET,
     strict: bool = False,
     executor: concurrent.futures.Executor | None = None,
+    transcript: TranscriptWriter | None = None,
 ) -> SessionResult:
-    """Play one line-protocol session over the channel ``connect`` opens."""
-    codec = LineCodec(LineClientAdapter(budget.decision))
+    """Play one line-protocol session over the channel ``connect`` opens (kept in
+    ``transcript`` if given)."""
+    codec = LineCodec(LineClientAdapter(budget.decision), transcript)
     session = Session(bot, codec, budget=budget, strict=strict, executor=executor)
     return await drive(session, connect, NO_RECONNECT)
 
@@ -259,13 +282,16 @@ async def run_stdio(
     executor: concurrent.futures.Executor | None = None,
     stdin_fd: int = 0,
     stdout_fd: int = 1,
+    transcript: TranscriptWriter | None = None,
 ) -> SessionResult:
     """Play over stdin/stdout (``--line``). Nothing else may write to ``stdout_fd``."""
 
     async def connect() -> Channel:
         return await open_stdio(stdin_fd, stdout_fd)
 
-    return await run_line(bot, connect, budget=budget, strict=strict, executor=executor)
+    return await run_line(
+        bot, connect, budget=budget, strict=strict, executor=executor, transcript=transcript
+    )
 
 
 async def run_tcp(
@@ -277,14 +303,19 @@ async def run_tcp(
     strict: bool = False,
     executor: concurrent.futures.Executor | None = None,
     token: str | None = None,
+    transcript: TranscriptWriter | None = None,
 ) -> SessionResult:
     """Connect to a line-protocol referee at ``host:port`` and play (``--tcp``). A
     ``token`` (``--token``) is sent first as a ``/token`` line: this project's server
-    then gives the program exactly that seat (required with ``--line-tokens``)."""
+    then gives the program exactly that seat (required with ``--line-tokens``). The
+    ``/token`` line is not part of the referee's dialogue, so a ``transcript`` leaves
+    it out."""
     if token is not None:
         token_line(token)  # a bad token is a usage error before connecting
 
     async def connect() -> Channel:
         return await open_tcp(host, port, token)
 
-    return await run_line(bot, connect, budget=budget, strict=strict, executor=executor)
+    return await run_line(
+        bot, connect, budget=budget, strict=strict, executor=executor, transcript=transcript
+    )
