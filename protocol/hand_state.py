@@ -73,6 +73,7 @@ __all__ = [
     "IllegalActionError",
     "NotPendingError",
     "Scorer",
+    "own_situation",
     "win_situation",
 ]
 
@@ -149,6 +150,21 @@ def win_situation(
         kong_replacement=self_draw and pub.drew_replacement,
         first_go_round=pub.first_round and not pub.discarded[seat],
     )
+
+
+def own_situation(
+    pub: PublicState, own: OwnState, tile: int, discarder: int | None
+) -> WinSituation:
+    """:func:`win_situation` for the seat whose own tiles are ``own`` (the referee's, or
+    that seat's own view: a seat can score its own win, or one it passes, exactly)."""
+    counts = list(own.counts)
+    if discarder is not None:
+        counts[tile] += 1
+    concealed = tuple(_TILES[k] for k in range(KIND_COUNT) for _ in range(counts[k]))
+    melds = tuple(pub.melds[own.seat]) + tuple(
+        Meld(MeldKind.CONCEALED_KONG, _TILES[k]) for k in own.concealed_kongs
+    )
+    return win_situation(pub, own.seat, concealed, melds, tile, discarder)
 
 
 class HandState:
@@ -450,15 +466,7 @@ class HandState:
     def situation(self, seat: int, tile: int, discarder: int | None) -> WinSituation:
         """The :class:`~protocol.scoring.WinSituation` of ``seat`` winning on ``tile`` now,
         with every flag derived from play (R2, R10, kong replacement)."""
-        pub, own = self.public, self.owns[seat]
-        counts = list(own.counts)
-        if discarder is not None:
-            counts[tile] += 1
-        concealed = tuple(_TILES[k] for k in range(KIND_COUNT) for _ in range(counts[k]))
-        melds = tuple(pub.melds[seat]) + tuple(
-            Meld(MeldKind.CONCEALED_KONG, _TILES[k]) for k in own.concealed_kongs
-        )
-        return win_situation(pub, seat, concealed, melds, tile, discarder)
+        return own_situation(self.public, self.owns[seat], tile, discarder)
 
     def _win(self, seat: int, tile: int, discarder: int | None) -> None:
         situation = self.situation(seat, tile, discarder)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from test_line_transcripts import MockReferee
 from test_sdk_line import Referee
+from transcript_helpers import serve_one_match
 
 from bots.greedy import GreedyBot
 from protocol.line.conformance import parse_transcript
@@ -23,30 +24,11 @@ from sdk.cli import EXIT_OK, EXIT_USAGE, main
 from sdk.conformance.program import run_transcript
 
 
-async def _serve_one_match(referee: Referee, sent: list[str]) -> tuple[asyncio.Server, int]:
-    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        async def read() -> str:
-            return (await reader.readline()).decode().strip()
-
-        async def write(line: str) -> None:
-            sent.append(line)
-            writer.write(line.encode() + b"\n")
-            await writer.drain()
-
-        try:
-            await referee.run(read, write)
-        finally:
-            writer.close()
-
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    return server, server.sockets[0].getsockname()[1]
-
-
 async def test_a_tcp_session_is_saved_as_a_transcript_that_replays(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     referee, sent = Referee(seed=11, hands=2, seat=1), []
-    server, port = await _serve_one_match(referee, sent)
+    server, port = await serve_one_match(referee, sent)
     path = tmp_path / "games" / "seat2.txt"  # its folder is made
     argv = ["--tcp", f"127.0.0.1:{port}", "--save-transcript", str(path), "--json"]
     async with server:

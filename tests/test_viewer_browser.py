@@ -23,9 +23,11 @@ from typing import Any
 import httpx
 import pytest
 from record_helpers import play_recorded
+from transcript_helpers import play_transcribed
 
 from protocol.events import project
 from sdk.records import Header, Record, SeatInfo, build_record, parse_text, views_at
+from sdk.records.transcript import record_from_transcript
 from sdk.records.views import NOBODY
 from sdk.replay.html import render_html, viewer_data
 from sdk.server.config import ServerConfig
@@ -244,6 +246,34 @@ def test_one_seats_view_shows_no_other_concealed_tile(
     assert len(frames) > len(seen)
     _slide(browser, len(seen))
     _check_table(browser, record, chosen, seat=2)
+    assert _errors(browser) == []
+
+
+def test_a_tournament_transcript_shows_the_seats_game(browser: Any, tmp_path: Path) -> None:
+    # a line-protocol session kept with --save-transcript, opened as its seat saw it
+    path, seat = tmp_path / "game.txt", 1
+    play_transcribed(path, seed=9, hands=1, seat=seat)
+    record = record_from_transcript(path.read_text(), str(path))
+    page = tmp_path / "transcript.html"
+    page.write_text(render_html(record), encoding="utf-8")
+    _open(browser, page.as_uri())
+    decision = record.decisions[len(record.decisions) // 2]
+    _slide(browser, decision.after_event)  # the seat's events: one frame each
+    view = views_at(record, decision.after_event)[seat]
+    shown = _shown(browser)
+    for s in range(4):
+        if s == seat:
+            assert sorted(shown[s]["hand"]) == sorted(str(t) for t in view.hand)
+        else:
+            assert shown[s]["hand"] == [None] * view.public.concealed[s]
+        assert shown[s]["river"] == [str(t) for t in view.river(s)]
+    rows = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#decisions .decision')).map("
+        "(d) => [d.dataset.seat, d.querySelector('.opt.applied').textContent, d.textContent]);"
+    )
+    assert [[str(seat), str(decision.applied)]] == [row[:2] for row in rows]
+    assert "no reply" not in rows[0][2]  # answered; a transcript keeps no times
+    _screenshot(browser, "viewer-transcript.png")
     assert _errors(browser) == []
 
 

@@ -1,6 +1,6 @@
 """Writing the arena's game records (``--save-logs DIR``): one file per match sampled.
 
-Workers encode each sampled match's record (:mod:`sdk.records.trace`, the fast path) as
+Workers encode each sampled match's record (:mod:`sdk.records.stream`, the fast path) as
 UTF-8 bytes; the parent only writes them, one write per match, as
 ``DIR/<match id>.jsonl`` (:func:`sdk.arena.deal.record_name`), so the files are the same
 for every backend and worker count.

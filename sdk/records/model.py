@@ -371,13 +371,20 @@ class MatchSummary:
 @dataclass(frozen=True, slots=True)
 class Record:
     """A whole match as recorded. ``summary`` is ``None`` for a match still running
-    (read with ``partial=True``)."""
+    (read with ``partial=True``).
+
+    ``perspective`` is ``None`` for a game record (the referee's full log). A record
+    rebuilt from one seat's side of a line-protocol session
+    (:func:`sdk.records.transcript.record_from_transcript`) has that seat there: its
+    events are that seat's projection and its decisions that seat's only, so only that
+    seat's view can be rebuilt; such a record is never written as a game record."""
 
     header: Header
     events: tuple[Event, ...]
     decisions: tuple[Decision, ...]
     hands: tuple[HandRecord, ...]
     summary: MatchSummary | None = None
+    perspective: int | None = None
 
     @property
     def steps(self) -> int:

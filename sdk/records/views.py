@@ -40,12 +40,20 @@ NOBODY = -1
 
 def iter_views(record: Record) -> Iterator[tuple[int, tuple[SeatView, ...]]]:
     """``(step, views)`` for every step from 0 to the last, the four seats' views at that
-    step. The views are updated in place as the iteration goes on: copy one to keep it."""
+    step. The views are updated in place as the iteration goes on: copy one to keep it.
+    For a seat's record (``record.perspective``) only that seat's view is kept up; the
+    others stay empty (their tiles were never seen)."""
     views = tuple(SeatView(seat) for seat in range(4))
+    fed = _fed(record, views)
     yield 0, views
     for step, event in enumerate(record.events, start=1):
-        _apply(views, event)
+        _apply(fed, event)
         yield step, views
+
+
+def _fed(record: Record, views: tuple[SeatView, ...]) -> Sequence[SeatView]:
+    """The views a record's events can rebuild: all four, or its perspective's."""
+    return views if record.perspective is None else (views[record.perspective],)
 
 
 def _apply(views: Sequence[SeatView], event: Event) -> None:
@@ -57,11 +65,13 @@ def _apply(views: Sequence[SeatView], event: Event) -> None:
 
 def views_at(record: Record, step: int) -> tuple[SeatView, ...]:
     """The four seats' views after the first ``step`` events (fresh objects). Only the
-    current hand's events are applied: a ``hand_start`` resets every view."""
+    current hand's events are applied: a ``hand_start`` resets every view. For a seat's
+    record only that seat's view is rebuilt (see :func:`iter_views`)."""
     _check_step(record, step)
     views = tuple(SeatView(seat) for seat in range(4))
+    fed = _fed(record, views)
     for event in record.events[_hand_start_before(record, step) : step]:
-        _apply(views, event)
+        _apply(fed, event)
     return views
 
 
@@ -104,7 +114,11 @@ def _check_step(record: Record, step: int) -> None:
 def verify_record(record: Record) -> None:
     """Replay the record's decisions through the referee (:class:`protocol.match.Match`
     from the header's seed) and check the recorded events and legal actions; raise
-    :class:`~sdk.records.errors.CorruptRecordError` at the first difference."""
+    :class:`~sdk.records.errors.CorruptRecordError` at the first difference. A seat's
+    record (``record.perspective``) cannot be replayed (the wall is unknown): a
+    :class:`ValueError` says so."""
+    if record.perspective is not None:
+        raise ValueError("a record of one seat's side cannot be replayed through the referee")
     h = record.header
     match = Match.new(h.seed, h.hands, first_dealer=h.first_dealer)
     source = "<record>"

@@ -154,7 +154,14 @@ def record_lines(record: Record) -> Iterator[str]:
     decisions that caused it just before it and each hand's result just after its
     ``hand_end``, then the result line if the match is over. Each line is
     :func:`dumps` of the value's ``to_json()``: the reference encoding (the arena's
-    fast path, :mod:`sdk.records.trace`, writes the same bytes)."""
+    fast path, :mod:`sdk.records.stream`, writes the same bytes). A seat's record
+    (``perspective`` set: one seat's side, from a transcript) is refused: a game record
+    holds every seat's tiles."""
+    if record.perspective is not None:
+        raise ValueError(
+            f"a record of seat {record.perspective}'s side only cannot be written as a game "
+            "record (it lacks the other seats' tiles)"
+        )
     yield dumps(record.header.to_json())
     decisions = record.decisions
     hands = {h.end_event: h for h in record.hands}

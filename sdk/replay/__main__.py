@@ -10,7 +10,9 @@ only); ``--chinese`` writes tiles as 五萬, 中...; ``--html OUT`` writes the b
 viewer instead (:mod:`sdk.replay.html`).
 
 RECORD is a file (from ``--save-log``, ``--save-logs`` or the server) or a server URL
-(``http://HOST:PORT/v1/matches/ID`` or its ``/log.jsonl``). Exit status: 0, 1 bad data
+(``http://HOST:PORT/v1/matches/ID`` or its ``/log.jsonl``), or a line-protocol
+transcript (``--save-transcript``), shown as its seat saw the game
+(:mod:`sdk.records.transcript`). Exit status: 0, 1 bad data
 (truncated, corrupt, another format version, server unreachable), 2 usage (bad
 arguments, no such file, a URL the server does not know).
 """
@@ -59,6 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReplayInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    if record.perspective is not None:  # a transcript: one seat's side only
+        if args.seat not in (None, record.perspective):
+            print(
+                f"error: --seat {args.seat}: this transcript shows seat {record.perspective} only",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        args.seat = record.perspective
     hands = sum(1 for e in record.events if e.type == "hand_start")
     if args.hand is not None and not 0 <= args.hand < hands:
         print(f"error: --hand {args.hand}: the record has hands 0..{hands - 1}", file=sys.stderr)

@@ -66,6 +66,10 @@ def viewer_data(
     """The JSON the page embeds (see :func:`render_html`)."""
     if seat is not None and seat not in range(4):
         raise ValueError(f"seat must be 0..3, not {seat!r}")
+    if record.perspective is not None and not spectator:  # one seat's side: its view only
+        if seat not in (None, record.perspective):
+            raise ValueError(f"this record shows seat {record.perspective}'s view only")
+        seat = record.perspective
     header = record.header
     names = [s.name for s in sorted(header.seats, key=lambda s: s.seat)]
     looker = None if spectator else seat

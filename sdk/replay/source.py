@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from sdk.records import Record, RecordError, parse_text
+from sdk.records.transcript import looks_like_transcript, record_from_transcript
 
 __all__ = [
     "EXIT_BAD_DATA",
@@ -71,9 +72,14 @@ def match_record_url(server_url: str, match_id: str) -> str:
 
 
 def load_record(source: str, *, partial: bool = False, timeout: float = 10.0) -> Record:
-    """Read the record at ``source``, a file path or an ``http(s)://`` URL."""
+    """Read the record at ``source``, a file path or an ``http(s)://`` URL. A file that
+    is a line-protocol transcript (``--save-transcript``) gives its seat's record
+    (:func:`~sdk.records.transcript.record_from_transcript`; a session cut short is
+    read as far as it goes)."""
     text = _fetch(record_url(source), timeout) if is_url(source) else _read(source)
     try:
+        if not is_url(source) and looks_like_transcript(text):
+            return record_from_transcript(text, source)
         return parse_text(text, source=source, partial=partial)
     except RecordError as exc:
         raise ReplayInputError(str(exc), EXIT_BAD_DATA) from None

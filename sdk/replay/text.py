@@ -138,7 +138,10 @@ def _options(legal: Sequence[Action]) -> str:
 def decision_lines(decision: Decision, names: Sequence[str]) -> list[str]:
     """A decision: who chose what among which options, how fast, and any fallback."""
     d = decision
-    took = "no answer" if d.ms is None else f"{d.ms:.1f} ms"
+    if d.ms is not None:
+        took = f"{d.ms:.1f} ms"
+    else:  # a transcript keeps the answer but not its time
+        took = "no answer" if d.answer is None else "time not recorded"
     answer = "nothing usable" if d.answer is None else str(d.answer)
     head = f"{_who(d.seat, names)} chose {answer} ({took}, {d.outcome.value})"
     if d.fallback:

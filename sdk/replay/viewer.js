@@ -162,7 +162,8 @@
       const head = el("div", "");
       head.appendChild(el("span", "", "seat " + d.seat + " (" + D.names[d.seat] + "): "));
       head.appendChild(el("code", "", d.applied));
-      head.appendChild(el("span", "", d.ms === null ? " · no reply" : " · " + d.ms + " ms"));
+      const took = d.ms !== null ? " · " + d.ms + " ms" : d.answer === null ? " · no reply" : "";
+      head.appendChild(el("span", "", took)); // a transcript keeps answers, not times
       head.appendChild(el("span", "badge " + d.outcome, d.outcome));
       row.appendChild(head);
       const opts = el("div", "opts");

@@ -1,6 +1,7 @@
 """``python -m sdk.review RECORD|URL --seat N --bot MODULE [--reference MODULE] [--html OUT]``
 
-Replays a game record and, at each decision of seat N, shows what the bot MODULE (and
+Replays a game record (or a line-protocol transcript, ``--save-transcript``: its seat's
+side) and, at each decision of seat N, shows what the bot MODULE (and
 ``bots.greedy`` as a reference) would have answered, the shanten and waits before and
 after the decision played, the unseen tiles (``--unseen``), and the decisions that cost
 the most (discards that dealt in, wins let go by, fallbacks). ``--html OUT`` also writes
@@ -41,6 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         record = load_record(args.record)
+        if record.perspective not in (None, args.seat):
+            print(
+                f"error: --seat {args.seat}: this transcript shows seat {record.perspective} only",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
         review = review_record(record, args.seat, args.bot, args.reference)
     except ReplayInputError as exc:
         print(f"error: {exc}", file=sys.stderr)

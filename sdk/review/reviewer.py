@@ -2,16 +2,17 @@
 answered, the hand's shanten and waits before and after, the unseen tiles, and which
 decisions cost the most.
 
-The record is replayed on the referee (:class:`protocol.match.Match`, the recorded
-decisions in order) while the bots under review watch the seat's projected events
-through a :class:`~sdk.mirror.Mirror`, exactly as in play; at each of the seat's
-decisions they are asked, through the same budget policy
-(:func:`sdk.decide.decide_inline`), what they would answer. Their answers change
-nothing: the game goes on as recorded.
+The bots under review watch the seat's projected events through a
+:class:`~sdk.mirror.Mirror`, exactly as in play; at each of the seat's decisions they
+are asked, through the same budget policy (:func:`sdk.decide.decide_inline`), what they
+would answer. Their answers change nothing: the game goes on as recorded. Everything is
+measured on the seat's own view, so a record of that seat's side only (a line-protocol
+transcript, :mod:`sdk.records.transcript`) is reviewed as well as a full one.
 
 Costs: a discard that dealt in costs what the seat paid for that win; a win let go by
 (R9) costs what that win would have paid the seat (scored by the referee's own scorer
-at that moment); a fallback (late, error, illegal...) is listed without a figure.
+from the seat's view at that moment, :func:`protocol.hand_state.own_situation`); a
+fallback (late, error, illegal...) is listed without a figure.
 
 >>> from protocol.match import Match
 >>> from sdk.records import Header, SeatInfo, build_record
@@ -30,7 +31,8 @@ from dataclasses import dataclass, field
 from protocol.actions import WIN, Action, ActionKind
 from protocol.analysis import shanten_counts, waits_counts
 from protocol.events import Deal, Event, HandEnd, MatchEnd, Win, project
-from protocol.match import Match
+from protocol.hand_state import own_situation
+from protocol.scoring import score_win
 from protocol.tiles import KIND_COUNT, Tile
 from sdk.arena.loader import BotSource, load_bot
 from sdk.bot import Bot, DecisionRequest, MatchInfo
@@ -198,28 +200,29 @@ def review_record(
     specs as for the arena, or Bot classes/factories)."""
     makers = [load_bot(bot), load_bot(reference)]
     review = Review(record, seat, makers[0].label, makers[1].label)
+    if record.perspective not in (None, seat):
+        raise ValueError(
+            f"this record shows seat {record.perspective}'s side only, not seat {seat}'s"
+        )
     watcher = _Watcher(record, seat, [m.make(record.header.seed) for m in makers])
-    h = record.header
-    match = Match.new(h.seed, h.hands, first_dealer=h.first_dealer)
     fed = 0
     for decision in record.decisions:
         while fed < decision.after_event:
             watcher.feed(record.events[fed])
             fed += 1
         if decision.seat == seat:
-            review.decisions.append(_review_one(match, watcher, decision))
-        match.apply(decision.seat, decision.applied)
+            review.decisions.append(_review_one(watcher, decision))
     _mark_deal_ins(review)
     return review
 
 
-def _review_one(match: Match, watcher: _Watcher, decision: Decision) -> DecisionReview:
-    hand = match.current
+def _review_one(watcher: _Watcher, decision: Decision) -> DecisionReview:
     seat = decision.seat
     view = watcher.mirror.window
+    seen = watcher.mirror.view
     counts = list(view.counts)
     meld_tiles = [t for m in view.melds() for t in m.tiles]
-    claimed = hand.public.pending_tile if hand.public.turn != seat else None
+    claimed = seen.public.pending_tile if seen.public.turn != seat else None
     bot_answer, reference_answer = watcher.ask(decision.legal)
     if decision.applied is WIN:
         after, waits_after = -1, []
@@ -237,9 +240,9 @@ def _review_one(match: Match, watcher: _Watcher, decision: Decision) -> Decision
         view.unseen_counts(),
     )
     if WIN in decision.legal and decision.applied is not WIN:
-        tile = hand.owns[seat].drawn if claimed is None else claimed
-        discarder = None if claimed is None else hand.public.turn
-        score = hand.scorer(hand.situation(seat, tile, discarder))  # type: ignore[arg-type]
+        tile = seen.own.drawn if claimed is None else claimed
+        discarder = None if claimed is None else seen.public.turn
+        score = score_win(own_situation(seen.public, seen.own, tile, discarder))  # type: ignore[arg-type]
         item.cost = int(score.payments[seat])
         item.note = f"let a win on {Tile(tile)} go by (worth {score.payments[seat]:+d})"  # type: ignore[arg-type]
     elif decision.fallback:
