@@ -30,7 +30,7 @@ from rich.text import Text
 
 from protocol.events import Event, project
 from sdk.records import Record
-from sdk.replay.source import EXIT_USAGE, ReplayInputError, load_record
+from sdk.replay.source import EXIT_USAGE, ReplayInputError, load_record, refused_seat
 from sdk.replay.stepper import Stepper
 from sdk.replay.text import decision_lines, describe, table_at, win_table
 
@@ -61,13 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReplayInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    refused = refused_seat(record, args.seat)
+    if refused is not None:
+        print(f"error: {refused}", file=sys.stderr)
+        return EXIT_USAGE
     if record.perspective is not None:  # a transcript: one seat's side only
-        if args.seat not in (None, record.perspective):
-            print(
-                f"error: --seat {args.seat}: this transcript shows seat {record.perspective} only",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
         args.seat = record.perspective
     hands = sum(1 for e in record.events if e.type == "hand_start")
     if args.hand is not None and not 0 <= args.hand < hands:

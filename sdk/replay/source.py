@@ -85,6 +85,20 @@ def load_record(source: str, *, partial: bool = False, timeout: float = 10.0) ->
         raise ReplayInputError(str(exc), EXIT_BAD_DATA) from None
 
 
+def refused_seat(record: Record, seat: int | None) -> str | None:
+    """Why ``seat`` cannot be shown from ``record``, or ``None``: a record of one seat's
+    side (a transcript) shows that seat only.
+
+    >>> from sdk.records import Header, Record, SeatInfo
+    >>> rec = Record(Header(0, 1, tuple(SeatInfo(s, s, "b") for s in range(4))), (), (), (), None, 2)
+    >>> refused_seat(rec, 2), refused_seat(rec, 0)
+    (None, '--seat 0: this transcript shows seat 2 only')
+    """
+    if record.perspective is None or seat in (None, record.perspective):
+        return None
+    return f"--seat {seat}: this transcript shows seat {record.perspective} only"
+
+
 def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 
 from sdk.arena.loader import BotLoadError
-from sdk.replay.source import EXIT_USAGE, ReplayInputError, load_record
+from sdk.replay.source import EXIT_USAGE, ReplayInputError, load_record, refused_seat
 from sdk.review.report import print_review, review_html
 from sdk.review.reviewer import REFERENCE, review_record
 
@@ -42,11 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         record = load_record(args.record)
-        if record.perspective not in (None, args.seat):
-            print(
-                f"error: --seat {args.seat}: this transcript shows seat {record.perspective} only",
-                file=sys.stderr,
-            )
+        refused = refused_seat(record, args.seat)
+        if refused is not None:
+            print(f"error: {refused}", file=sys.stderr)
             return EXIT_USAGE
         review = review_record(record, args.seat, args.bot, args.reference)
     except ReplayInputError as exc:
