@@ -9,6 +9,7 @@ the conformance kit plays it against the same bot as a program with no fault.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 
@@ -42,6 +43,9 @@ async def test_a_tcp_session_is_saved_as_a_transcript_that_replays(
     kinds = [step.kind for step in transcript.steps]
     assert kinds.count("!") == len(referee.answered) > 10
     assert kinds.count("?") == kinds.count("!")
+    lines = path.read_text().splitlines()
+    timed = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("! ")]
+    assert all(re.fullmatch(r"# \d+\.\d ms", line) for line in timed), timed[:3]
 
     # step by step through a fresh adapter: the same offered actions, the same replies
     items = MockReferee(path).run()

@@ -272,7 +272,7 @@ def test_a_tournament_transcript_shows_the_seats_game(browser: Any, tmp_path: Pa
         "(d) => [d.dataset.seat, d.querySelector('.opt.applied').textContent, d.textContent]);"
     )
     assert [[str(seat), str(decision.applied)]] == [row[:2] for row in rows]
-    assert "no reply" not in rows[0][2]  # answered; a transcript keeps no times
+    assert "no reply" not in rows[0][2] and " ms" in rows[0][2]  # the program's own time
     _screenshot(browser, "viewer-transcript.png")
     assert _errors(browser) == []
 

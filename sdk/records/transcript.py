@@ -12,9 +12,9 @@ tools show a tournament game as that seat saw it:
 
 Such a record knows one seat's tiles only: other seats' views are not rebuilt, it cannot
 be replayed through the referee (the wall is unknown) and it is never written as a game
-record. A transcript says nothing of time, so its decisions have no ``ms``; the answer
-recorded is what the program sent (a referee's own default after a late reply does not
-show).
+record. A decision's ``ms`` is the time the program measured from the ask to its answer
+(the ``# N ms`` comment after the ``!`` step; ``None`` without one); the answer recorded
+is what the program sent (a referee's own default after a late reply does not show).
 
 >>> text = "< /start MJ 2 me\\n< /initGame East East 1 1 0\\n"
 >>> rec = record_from_transcript(text, "demo.txt")
@@ -25,6 +25,7 @@ show).
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 from protocol.actions import Action
@@ -56,17 +57,33 @@ def record_from_transcript(text: str, source: str = "<transcript>") -> Record:
         transcript = parse_transcript(text, source)
     except ValueError as exc:
         raise CorruptRecordError(source, 0, str(exc)) from None
-    rebuilt = _Rebuild(source)
+    rebuilt = _Rebuild(source, _answer_times(text))
     for step in transcript.steps:
         rebuilt.step(step)
     return rebuilt.record()
 
 
+def _answer_times(text: str) -> dict[int, float]:
+    """The milliseconds of each answer, by the line number of its ``!`` step: the
+    ``# N ms`` comment on the line after it."""
+    lines = text.splitlines()
+    times = {}
+    for n, line in enumerate(lines[:-1], start=1):
+        found = _MS.fullmatch(lines[n].strip()) if line.startswith("!") else None
+        if found is not None:
+            times[n] = float(found.group(1))
+    return times
+
+
+_MS = re.compile(r"# (\d+(?:\.\d+)?) ms")
+
+
 class _Rebuild:
     """The seat's events and decisions, step by step."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, times: dict[int, float]) -> None:
         self.source = source
+        self.times = times
         self.adapter = LineClientAdapter()
         self.name = "program"
         self.events: list[Event] = []
@@ -81,7 +98,7 @@ class _Rebuild:
             elif step.kind == "?":
                 self._offered(step.text)
             elif step.kind == "!":
-                self._chose(step.text)
+                self._chose(step.text, self.times.get(step.line_no))
             elif step.kind == ">":
                 self.adapter.lines_to_send()  # what it wrote: the answers follow from "!"
         except (LineError, LineParseError, ValueError) as exc:
@@ -104,7 +121,7 @@ class _Rebuild:
         if shown != text:
             raise ValueError(f"the rules model offers {shown}, the transcript {text}")
 
-    def _chose(self, text: str) -> None:
+    def _chose(self, text: str, ms: float | None) -> None:
         request = self._pending("an answer")
         action = Action.parse(text)
         if action not in request.legal:
@@ -114,7 +131,14 @@ class _Rebuild:
         legal = tuple(request.legal)
         self.decisions.append(
             Decision(
-                hand, request.seat, after, legal, action, action, request_id=request.request_id
+                hand,
+                request.seat,
+                after,
+                legal,
+                action,
+                action,
+                ms=ms,
+                request_id=request.request_id,
             )
         )
         self.adapter.send_action(action)

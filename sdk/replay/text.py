@@ -140,7 +140,7 @@ def decision_lines(decision: Decision, names: Sequence[str]) -> list[str]:
     d = decision
     if d.ms is not None:
         took = f"{d.ms:.1f} ms"
-    else:  # a transcript keeps the answer but not its time
+    else:  # an answer without its time (a transcript written by hand)
         took = "no answer" if d.answer is None else "time not recorded"
     answer = "nothing usable" if d.answer is None else str(d.answer)
     head = f"{_who(d.seat, names)} chose {answer} ({took}, {d.outcome.value})"

@@ -163,7 +163,7 @@
       head.appendChild(el("span", "", "seat " + d.seat + " (" + D.names[d.seat] + "): "));
       head.appendChild(el("code", "", d.applied));
       const took = d.ms !== null ? " · " + d.ms + " ms" : d.answer === null ? " · no reply" : "";
-      head.appendChild(el("span", "", took)); // a transcript keeps answers, not times
+      head.appendChild(el("span", "", took)); // an answer without a time: no reply shown
       head.appendChild(el("span", "badge " + d.outcome, d.outcome));
       row.appendChild(head);
       const opts = el("div", "opts");

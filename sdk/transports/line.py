@@ -23,6 +23,7 @@ import concurrent.futures
 import os
 import stat
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import BinaryIO
 
@@ -65,6 +66,8 @@ class LineCodec:
     ) -> None:
         self.adapter = adapter or LineClientAdapter()
         self.transcript = transcript
+        self._asked_at = 0.0
+        """When the last request was read (for the transcript's answer times)."""
 
     def opening(self) -> list[str]:
         """The frames sent when a connection opens."""
@@ -78,6 +81,7 @@ class LineCodec:
         items = self.adapter.receive_line(frame)
         for item in items:
             if isinstance(item, ActionRequest):
+                self._asked_at = time.monotonic()
                 self.transcript.offered(item.legal)
         return items
 
@@ -100,7 +104,7 @@ class LineCodec:
             return None
         line = self.adapter.send_action(action)
         if self.transcript is not None:
-            self.transcript.chose(action)
+            self.transcript.chose(action, (time.monotonic() - self._asked_at) * 1000)
             self.transcript.sent(line)
         return line
 

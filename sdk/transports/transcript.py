@@ -4,9 +4,10 @@ Over the line protocol the referee keeps the game's log, not the program. With
 ``--save-transcript PATH`` (``--line`` or ``--tcp``) the SDK writes every line of the
 session as it happens, in the transcript format of the conformance kit
 (:mod:`protocol.line.conformance.transcript`): ``<`` a line the referee sent, ``?`` the
-legal actions the bot was offered at an ask, ``!`` what it answered, ``>`` each line the
-program wrote. Each line is flushed as it is written, so a session cut short (a crash, a
-lost connection) keeps everything up to that moment.
+legal actions the bot was offered at an ask, ``!`` what it answered (followed by a
+comment with the milliseconds from the ask to the answer, as the program measured them),
+``>`` each line the program wrote. Each line is flushed as it is written, so a session
+cut short (a crash, a lost connection) keeps everything up to that moment.
 
 Such a transcript replays the session against any program, yours after a fix included::
 
@@ -52,9 +53,13 @@ class TranscriptWriter:
         """The legal actions the bot was offered at the ask just received."""
         self._write(f"? {', '.join(map(str, legal))}")
 
-    def chose(self, action: Action) -> None:
-        """What the bot answered (its fallback, if that went out)."""
+    def chose(self, action: Action, ms: float | None = None) -> None:
+        """What the bot answered (its fallback, if that went out), and how many
+        milliseconds after the ask (a ``#`` comment: every reader of transcripts skips
+        it, :func:`sdk.records.transcript.record_from_transcript` reads it)."""
         self._write(f"! {action}")
+        if ms is not None:
+            self._write(f"# {ms:.1f} ms")
 
     def sent(self, line: str) -> None:
         """A line the program wrote."""
