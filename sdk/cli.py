@@ -309,9 +309,11 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
             executor.shutdown(wait=False, cancel_futures=True)
         if transcript is not None:
             transcript.close()
+            path = args.save_transcript
             print(
-                f"transcript: {args.save_transcript}; replay it with: python -m sdk.conformance "
-                f"program --transcript {args.save_transcript} -- CMD",
+                f"transcript: {path}; watch it with python -m sdk.replay {path}, replay it "
+                f"against a program with python -m sdk.conformance program --transcript "
+                f"{path} -- CMD",
                 file=sys.stderr,
             )
     _print_session(session, args.json)

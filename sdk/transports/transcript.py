@@ -43,6 +43,7 @@ class TranscriptWriter:
         self.out = out
         started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         self._write(f"# {bot_name}: a line-protocol session, started {started}")
+        self._write("# watch it: python -m sdk.replay FILE")
         self._write("# replay it: python -m sdk.conformance program --transcript FILE -- CMD")
 
     def received(self, line: str) -> None:
