@@ -8,6 +8,7 @@ actions, and the replay and review tools must show it as that seat saw it.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,22 @@ def test_a_transcript_that_does_not_fit_names_its_line(
     assert replay_main([str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"line {at + 1}" in err and "Traceback" not in err
+
+
+def test_a_referee_line_that_cannot_be_read_is_skipped_as_in_play(
+    played: tuple[Path, Match, list[Action]],
+    record: Record,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # the session logged and skipped such a line; the transcript kept it; so does the record
+    lines = played[0].read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("< /mo"))
+    lines.insert(at, "< /bogus 1 2")
+    with caplog.at_level(logging.WARNING, "sdk.records.transcript"):
+        again = record_from_transcript("\n".join(lines) + "\n", "odd.txt")
+    assert again.events == record.events and len(again.decisions) == len(record.decisions)
+    (message,) = [r.getMessage() for r in caplog.records]
+    assert message.startswith(f"odd.txt line {at + 1}: ignoring a line that cannot be read")
 
 
 def test_a_game_record_is_not_taken_for_a_transcript() -> None:

@@ -25,13 +25,13 @@ is what the program sent (a referee's own default after a late reply does not sh
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from pathlib import Path
 
 from protocol.actions import Action
 from protocol.events import Event, HandStart
 from protocol.line.adapter import LineClientAdapter
-from protocol.line.codec import LineParseError
 from protocol.line.conformance import Step, parse_transcript
 from protocol.line.tile_ids import LineError
 from protocol.wire.common import ActionRequest, SessionEnd, SessionStart
@@ -40,6 +40,8 @@ from sdk.records.model import Decision, Header, Origin, Record, SeatInfo
 from sdk.records.writer import build_record
 
 __all__ = ["looks_like_transcript", "record_from_transcript"]
+
+log = logging.getLogger(__name__)
 
 
 def looks_like_transcript(text: str) -> bool:
@@ -50,9 +52,11 @@ def looks_like_transcript(text: str) -> bool:
 
 
 def record_from_transcript(text: str, source: str = "<transcript>") -> Record:
-    """The seat's record of the session in transcript ``text``; raises
+    """The seat's record of the session in transcript ``text``. A referee line the
+    adapter cannot read is skipped with a warning, as the session skipped it; raises
     :class:`~sdk.records.errors.CorruptRecordError` naming the line that does not fit
-    (a malformed step, a line the adapter cannot follow, an answer that is not legal)."""
+    otherwise (a malformed step, an answer with no ask or not legal, legal actions that
+    differ from the rules model's)."""
     try:
         transcript = parse_transcript(text, source)
     except ValueError as exc:
@@ -92,16 +96,21 @@ class _Rebuild:
         self.ended = False
 
     def step(self, step: Step) -> None:
-        try:
-            if step.kind == "<":
+        if step.kind == "<":
+            try:
                 self._received(step.text)
-            elif step.kind == "?":
+            except LineError as exc:  # as the session did: logged, skipped, play goes on
+                log.warning("%s line %d: ignoring a line that cannot be read: %s",
+                            self.source, step.line_no, exc)  # fmt: skip
+            return
+        try:
+            if step.kind == "?":
                 self._offered(step.text)
             elif step.kind == "!":
                 self._chose(step.text, self.times.get(step.line_no))
             elif step.kind == ">":
                 self.adapter.lines_to_send()  # what it wrote: the answers follow from "!"
-        except (LineError, LineParseError, ValueError) as exc:
+        except (LineError, ValueError) as exc:
             raise CorruptRecordError(self.source, step.line_no, str(exc)) from None
 
     def _received(self, line: str) -> None:
