@@ -40,7 +40,7 @@ from protocol.actions import KONG, PASS, WIN, Action, ActionKind
 from protocol.analysis import shanten_counts
 from protocol.necessary import discard_accepts, necessary
 from protocol.shapes import distance, encode
-from protocol.tiles import KIND_COUNT, Tile
+from protocol.tiles import KIND_COUNT, TILES, Tile
 from sdk.bot import Bot, DecisionRequest
 from sdk.view import GameView
 
@@ -136,7 +136,7 @@ def ranked_discards(
     acceptance, then tile value (then tile order). With ``best_only``, only the
     discards at the lowest shanten (the others' acceptance is not computed)."""
     return [
-        Prospect(shanten, -neg, _TILES[d])
+        Prospect(shanten, -neg, TILES[d])
         for shanten, neg, _, d in _ranked(view, counts, allowed, seen, best_only)
     ]
 
@@ -145,7 +145,6 @@ _ALL_BUT: tuple[frozenset[int], ...] = tuple(
     frozenset(range(KIND_COUNT)) - {t} for t in range(KIND_COUNT)
 )
 """Every kind but one (R6: the claimed kind may not be discarded right after)."""
-_TILES: tuple[Tile, ...] = tuple(Tile(t) for t in range(KIND_COUNT))
 
 
 def pass_prospect(counts: Sequence[int], seen: Sequence[int]) -> Prospect:
@@ -173,7 +172,7 @@ def claim_prospect(view: GameView, action: Action, seen: Sequence[int]) -> Prosp
     for t in used:
         counts[t] -= 1
     shanten, neg, _, d = _ranked(view, counts, _ALL_BUT[tile], seen, best_only=True)[0]
-    return Prospect(shanten, -neg, _TILES[d])
+    return Prospect(shanten, -neg, TILES[d])
 
 
 def claim_floor(counts: Sequence[int], used: Sequence[int]) -> int:

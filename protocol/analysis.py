@@ -34,7 +34,7 @@ from protocol.errors import TileCountError
 from protocol.melds import Meld
 from protocol.necessary import discard_table, kinds_of, necessary, share_of
 from protocol.shapes import distance, encode, win_codes
-from protocol.tiles import KIND_COUNT, Tile, parse_tiles, tiles_to_counts
+from protocol.tiles import KIND_COUNT, TILES, Tile, parse_tiles, tiles_to_counts
 
 __all__ = [
     "DiscardOption",
@@ -51,7 +51,6 @@ __all__ = [
 
 _SUIT_WIN, _HONOR_WIN = win_codes()
 HandInput = str | Iterable[int]
-_TILES: tuple[Tile, ...] = tuple(Tile(t) for t in range(KIND_COUNT))
 
 
 class DiscardOption(NamedTuple):
@@ -158,7 +157,7 @@ def efficiency_counts(
     ranked.sort()  # (distance, -total unseen, kind, ...): best first
     new = tuple.__new__
     return [
-        new(DiscardOption, (_TILES[d], dist - 1, kinds, copies))
+        new(DiscardOption, (TILES[d], dist - 1, kinds, copies))
         for dist, _, d, kinds, copies in ranked
     ]
 

@@ -50,7 +50,7 @@ from protocol.events import (
 from protocol.melds import Meld, MeldKind
 from protocol.rules import claim_window, turn_actions, why_illegal
 from protocol.scoring import ScoreResult, WinSituation, score_win
-from protocol.tiles import KIND_COUNT, Tile
+from protocol.tiles import KIND_COUNT, TILES, Tile
 from protocol.view import (
     CLAIMS,
     HANDLERS,
@@ -80,7 +80,6 @@ __all__ = [
 Scorer = Callable[[WinSituation], ScoreResult]
 """What scores a win; :func:`protocol.scoring.score_win` unless told otherwise."""
 
-_TILES: tuple[Tile, ...] = tuple(Tile)
 _DISCARD = ActionKind.DISCARD
 _WINDS = frozenset({Tile.E, Tile.S, Tile.W, Tile.N})
 _OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
@@ -140,11 +139,11 @@ def win_situation(
     return WinSituation(
         concealed=concealed,
         melds=melds,
-        win_tile=_TILES[tile],
+        win_tile=TILES[tile],
         winner=seat,
         discarder=discarder,
         dealer=pub.dealer,
-        round_wind=_TILES[pub.round_wind],
+        round_wind=TILES[pub.round_wind],
         last_tile=self_draw and pub.drawable == 0,
         last_discard=not self_draw and pub.drawable <= 0,
         kong_replacement=self_draw and pub.drew_replacement,
@@ -160,9 +159,9 @@ def own_situation(
     counts = list(own.counts)
     if discarder is not None:
         counts[tile] += 1
-    concealed = tuple(_TILES[k] for k in range(KIND_COUNT) for _ in range(counts[k]))
+    concealed = tuple(TILES[k] for k in range(KIND_COUNT) for _ in range(counts[k]))
     melds = tuple(pub.melds[own.seat]) + tuple(
-        Meld(MeldKind.CONCEALED_KONG, _TILES[k]) for k in own.concealed_kongs
+        Meld(MeldKind.CONCEALED_KONG, TILES[k]) for k in own.concealed_kongs
     )
     return win_situation(pub, own.seat, concealed, melds, tile, discarder)
 
@@ -254,7 +253,7 @@ class HandState:
     def drawn_tile(self, seat: int) -> Tile | None:
         """The tile ``seat`` just drew, while it acts after a draw (R17 defaults)."""
         drawn = self.owns[seat].drawn
-        return None if drawn is None else _TILES[drawn]
+        return None if drawn is None else TILES[drawn]
 
     def view(self, seat: int) -> SeatView:
         """A copy of ``seat``'s knowledge: equal to the view rebuilt from its projection."""
@@ -342,7 +341,7 @@ class HandState:
         for i in range(4):
             seat = (dealer + i) % 4
             n = DEALER_TILES if i == 0 else HAND_TILES
-            tiles = tuple(map(_TILES.__getitem__, self.wall.take(n)))
+            tiles = tuple(map(TILES.__getitem__, self.wall.take(n)))
             self._emit(Deal(seat, n, tiles))
         self._open_turn()
 
@@ -374,7 +373,7 @@ class HandState:
         elif kind is ActionKind.CONCEALED_KONG:
             if legal[0] is WIN:  # R9: a concealed kong instead of a win is a passed win
                 drawn = self.owns[seat].drawn
-                self._emit(Declined(seat, _TILES[drawn], True, False))  # type: ignore[index]
+                self._emit(Declined(seat, TILES[drawn], True, False))  # type: ignore[index]
             self._emit(ConcealedKong(seat, action.tile))
             self._replace(seat)
         else:  # added kong: completes at once, nobody may rob it (R8)
@@ -428,7 +427,7 @@ class HandState:
         """R5: win beats pung/kong beats chow; of several winners the first from the
         discarder's next seat wins. Choices that lose are void."""
         pub = self.public
-        discarder, tile = pub.turn, _TILES[pub.pending_tile]  # type: ignore[index]
+        discarder, tile = pub.turn, TILES[pub.pending_tile]  # type: ignore[index]
         decisions, claims = self._decisions, self._claims
         # Every seat in ``claims`` (which is in priority order, from the discarder's next
         # seat) has decided; the other seats could only pass.
@@ -471,9 +470,9 @@ class HandState:
     def _win(self, seat: int, tile: int, discarder: int | None) -> None:
         situation = self.situation(seat, tile, discarder)
         score = self.scorer(situation)
-        self._emit(Win(seat, _TILES[tile], discarder, situation.concealed, situation.melds))
+        self._emit(Win(seat, TILES[tile], discarder, situation.concealed, situation.melds))
         result = HandResult(
-            "win", tuple(score.payments), seat, discarder, _TILES[tile], score.to_json()
+            "win", tuple(score.payments), seat, discarder, TILES[tile], score.to_json()
         )
         self._end(result)
 

@@ -31,19 +31,18 @@ from importlib import resources
 from itertools import islice
 
 from protocol.shapes import POWER, combined, group_rows, signature_tables
-from protocol.tiles import KIND_COUNT, Tile
+from protocol.tiles import TILES, Tile
 
 __all__ = ["discard_accepts", "discard_table", "kinds_of", "necessary", "share_of"]
 
 _MAGIC = b"TMJNEED1"
 _SUIT_KEYS = 5**9
 _MEMO_LIMIT = 1 << 16  # entries per memo; a full memo drops its older half (bounded)
-_TILES: tuple[Tile, ...] = tuple(Tile(t) for t in range(KIND_COUNT))
 _FIRST = (0, 9, 18, 27)
 # group -> rank mask (9 bits) -> the kinds it holds, in tile order
 _MASK_KINDS: tuple[tuple[tuple[Tile, ...], ...], ...] = tuple(
     tuple(
-        tuple(_TILES[first + r] for r in range(34 - first if first == 27 else 9) if m >> r & 1)
+        tuple(TILES[first + r] for r in range(34 - first if first == 27 else 9) if m >> r & 1)
         for m in range(512)
     )
     for first in _FIRST

@@ -51,7 +51,7 @@ from protocol.events import (
 )
 from protocol.melds import Meld, MeldKind
 from protocol.shapes import GROUP, POWER, encode
-from protocol.tiles import KIND_COUNT, TILE_COUNT, Tile
+from protocol.tiles import KIND_COUNT, TILE_COUNT, TILES, Tile
 from protocol.wall import RESERVED
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ class PublicState:
 
     def seat_wind(self, seat: int) -> Tile:
         """E for the dealer, then S, W, N in play order."""
-        return Tile(Tile.E + (seat - self.dealer) % 4)
+        return TILES[Tile.E + (seat - self.dealer) % 4]
 
     def copy(self) -> PublicState:
         """A copy with lists of its own (melds and the result are immutable, shared);
@@ -509,7 +509,7 @@ class SeatView:
     @property
     def hand(self) -> list[Tile]:
         """Own concealed tiles, sorted."""
-        return [Tile(k) for k in range(KIND_COUNT) for _ in range(self.own.counts[k])]
+        return [TILES[k] for k in range(KIND_COUNT) for _ in range(self.own.counts[k])]
 
     def melds(self, seat: int) -> list[Meld]:
         """The melds of ``seat`` this seat can see (own concealed kongs included; another
@@ -521,7 +521,7 @@ class SeatView:
 
     def river(self, seat: int) -> list[Tile]:
         """Every discard of ``seat`` in order, claimed ones included."""
-        return [Tile(t) for t in self.public.rivers[seat]]
+        return [TILES[t] for t in self.public.rivers[seat]]
 
     def seat_wind(self, seat: int) -> Tile:
         """The wind of ``seat`` this hand (E for the dealer)."""
@@ -530,7 +530,7 @@ class SeatView:
     @property
     def round_wind(self) -> Tile:
         """The prevailing wind."""
-        return Tile(self.public.round_wind)
+        return TILES[self.public.round_wind]
 
     @property
     def scores(self) -> list[int]:
