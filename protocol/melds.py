@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from protocol.errors import MeldError, TileParseError
-from protocol.tiles import Tile, format_tiles, parse_tiles
+from protocol.tiles import TILES, Tile, format_tiles, parse_tiles
 
 __all__ = ["Meld", "MeldKind"]
 
@@ -66,7 +66,7 @@ class Meld:
         """The tiles of the set, lowest first (four for a kong)."""
         t = self.tile
         if self.kind is MeldKind.CHOW:
-            return (t, Tile(t + 1), Tile(t + 2))
+            return (t, TILES[t + 1], TILES[t + 2])
         return (t,) * (4 if self.kind.is_kong else 3)
 
     @property
