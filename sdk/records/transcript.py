@@ -93,6 +93,8 @@ class _Rebuild:
         self.events: list[Event] = []
         self.decisions: list[Decision] = []
         self.request: tuple[ActionRequest, int] | None = None
+        """The ask awaiting its answer, with the number of events before it."""
+        self.hand = -1
         self.ended = False
 
     def step(self, step: Step) -> None:
@@ -117,6 +119,7 @@ class _Rebuild:
         for item in self.adapter.receive_line(line):
             if isinstance(item, Event):
                 self.events.append(item)
+                self.hand += type(item) is HandStart
             elif isinstance(item, ActionRequest):
                 self.request = (item, len(self.events))
             elif isinstance(item, SessionStart):
@@ -125,22 +128,20 @@ class _Rebuild:
                 self.ended = True
 
     def _offered(self, text: str) -> None:
-        request = self._pending("legal actions")
+        request, _ = self._pending("legal actions")
         shown = ", ".join(map(str, request.legal))
         if shown != text:
             raise ValueError(f"the rules model offers {shown}, the transcript {text}")
 
     def _chose(self, text: str, ms: float | None) -> None:
-        request = self._pending("an answer")
+        request, after = self._pending("an answer")
         action = Action.parse(text)
         if action not in request.legal:
             raise ValueError(f"{action} is not legal here")
-        after = self.request[1]  # type: ignore[index]
-        hand = sum(1 for e in self.events if type(e) is HandStart) - 1
         legal = tuple(request.legal)
         self.decisions.append(
             Decision(
-                hand,
+                self.hand,
                 request.seat,
                 after,
                 legal,
@@ -153,10 +154,10 @@ class _Rebuild:
         self.adapter.send_action(action)
         self.request = None
 
-    def _pending(self, what: str) -> ActionRequest:
+    def _pending(self, what: str) -> tuple[ActionRequest, int]:
         if self.request is None:
             raise ValueError(f"{what} with no ask before it")
-        return self.request[0]
+        return self.request
 
     def record(self) -> Record:
         seat = self.adapter.seat
