@@ -308,14 +308,7 @@ def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[Bo
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
         if transcript is not None:
-            transcript.close()
-            path = args.save_transcript
-            print(
-                f"transcript: {path}; watch it with python -m sdk.replay {path}, replay it "
-                f"against a program with python -m sdk.conformance program --transcript "
-                f"{path} -- CMD",
-                file=sys.stderr,
-            )
+            _close_transcript(transcript, args.save_transcript)
     _print_session(session, args.json)
     if mode == "ws" and session.match_id:
         url = match_record_url(args.url, session.match_id)
@@ -353,6 +346,21 @@ async def _remote(
         return await run_stdio(bot, stdout_fd=args.protocol_fd, transcript=transcript, **common)
     host, port = parse_hostport(args.tcp)
     return await run_tcp(bot, host, port, token=args.token, transcript=transcript, **common)
+
+
+def _close_transcript(transcript: TranscriptWriter, path: str) -> None:
+    """Close the transcript and say where it is; a session that never began (the
+    referee unreachable) leaves no file, and the error says why."""
+    transcript.close()
+    if transcript.steps == 0:
+        Path(path).unlink(missing_ok=True)
+        return
+    print(
+        f"transcript: {path}; watch it with python -m sdk.replay {path}, replay it "
+        f"against a program with python -m sdk.conformance program --transcript "
+        f"{path} -- CMD",
+        file=sys.stderr,
+    )
 
 
 def _open_transcript(path: str | None, bot_name: str) -> TranscriptWriter | None:

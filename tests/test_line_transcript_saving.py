@@ -78,3 +78,13 @@ def test_an_unwritable_transcript_is_refused_before_connecting(
     err = capsys.readouterr().err
     assert err.startswith("error: --save-transcript") and "cannot connect" not in err
     assert "Traceback" not in err
+
+
+def test_a_referee_that_cannot_be_reached_leaves_no_transcript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "t.txt"
+    assert main(GreedyBot, ["--tcp", "127.0.0.1:9", "--save-transcript", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: cannot connect to 127.0.0.1:9")
+    assert not path.exists()  # nothing was played: no empty file to mistake for a game

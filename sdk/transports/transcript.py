@@ -41,6 +41,8 @@ class TranscriptWriter:
 
     def __init__(self, out: TextIO, bot_name: str) -> None:
         self.out = out
+        self.steps = 0
+        """Steps written so far (0: the session never began; the header is not a step)."""
         started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         self._write(f"# {bot_name}: a line-protocol session, started {started}")
         self._write("# watch it: python -m sdk.replay FILE")
@@ -48,6 +50,7 @@ class TranscriptWriter:
 
     def received(self, line: str) -> None:
         """A line the referee sent."""
+        self.steps += 1
         self._write(f"< {line}")
 
     def offered(self, legal: Iterable[Action]) -> None:
