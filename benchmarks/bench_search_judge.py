@@ -24,8 +24,10 @@ search measures what the judge measures, but for the order of the wall.
 
 Run: ``python benchmarks/bench_search_judge.py [--samples 32] [--hands 32] [--trials 16]
 [--confidence 1] [--min-gain 0] [--rollout guard|lite|defensive] [--worlds
-uniform|oracle] [--model] [--no-claims] [--seed 100]`` (the defaults judge every
+uniform|oracle] [--model] [--no-claims] [--calm] [--seed 100]`` (the defaults judge every
 override the search would make at one standard error, to see the sign of its signal).
+``--calm`` searches with nobody threatening too; each override is printed with whether
+defensive saw a threat (``threat``) or not (``calm``), so the two can be judged apart.
 """
 
 from __future__ import annotations
@@ -124,6 +126,7 @@ def play(args: argparse.Namespace, seed: int, me: int) -> tuple[list[float], int
     search = SearchBot(
         seed, samples=args.samples, confidence=args.confidence, min_gain=args.min_gain,
         rollout=rollout, model=args.model, claims=not args.no_claims, sampler=oracle,
+        calm=args.calm,
     )  # fmt: skip
     bots[me] = search
     gains, told = [], 0
@@ -143,6 +146,7 @@ def play(args: argparse.Namespace, seed: int, me: int) -> tuple[list[float], int
                 hand.apply(seat, bots[seat].choose(view, request))
                 continue
             guess = DefensiveBot.choose(search, view, request)
+            threatened = bool(search.threats(view))
             if isinstance(rollout, DefensiveRollout):
                 rollout.start(search.passed)  # what the searching bot knows of the kinds gone by
             action = search.choose(view, request)
@@ -150,7 +154,10 @@ def play(args: argparse.Namespace, seed: int, me: int) -> tuple[list[float], int
                 diffs = gain(hand, seat, action, guess, args.trials)
                 gains.append(statistics.mean(diffs))
                 half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
-                print(f"  hand {seed}: {guess} -> {action}: {gains[-1]:+.0f} ± {half:.0f}")
+                where = "threat" if threatened else "calm"
+                print(
+                    f"  hand {seed} ({where}): {guess} -> {action}: {gains[-1]:+.0f} ± {half:.0f}"
+                )
             hand.apply(seat, action)
     return gains, search.searched
 
@@ -168,6 +175,7 @@ def main() -> None:
     )
     parser.add_argument("--model", action="store_true", help="opponent model (ready)")
     parser.add_argument("--no-claims", action="store_true", help="claims left to defensive")
+    parser.add_argument("--calm", action="store_true", help="search with nobody threatening too")
     parser.add_argument("--seed", type=int, default=100)
     args = parser.parse_args()
     if args.model and args.worlds == "oracle":
