@@ -10,6 +10,8 @@ directory. Without ``--save-logs`` the arena does no record work at all (no stre
 made, nothing is traced: :mod:`sdk.records.stream`), so "off" is the arena itself.
 
 Run: ``python benchmarks/bench_records.py [--hands 256] [--repeats 5] [--bots bots.random]``
+(``--bots`` names the bot of all four seats, or four bots separated by commas, e.g. the
+README's quick-start lineup ``bots.defensive,bots.greedy,bots.random,bots.random``)
 """
 
 from __future__ import annotations
@@ -36,9 +38,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=256)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--bots", default="bots.random", help="the bot of all four seats")
+    parser.add_argument(
+        "--bots", default="bots.random", help="the bot of all four seats, or four, comma-separated"
+    )
     args = parser.parse_args()
-    bots = [args.bots] * 4
+    bots = args.bots.split(",")
+    if len(bots) == 1:
+        bots *= 4
+    if len(bots) != 4:
+        parser.error(f"--bots takes one bot or four, not {len(bots)}")
     runs: dict[str, list[float]] = {"off": [], "every match": [], "every 10th deal": []}
     with tempfile.TemporaryDirectory() as tmp:
         rate(bots, 16, Path(tmp) / "warm", 1)  # warm-up: imports, tables, caches
@@ -46,7 +54,8 @@ def main() -> None:
             runs["off"].append(rate(bots, args.hands, None, 1))
             runs["every match"].append(rate(bots, args.hands, Path(tmp) / f"all{i}", 1))
             runs["every 10th deal"].append(rate(bots, args.hands, Path(tmp) / f"s{i}", 10))
-    print(f"arena, one core, 4 x {args.bots}, {args.hands} hands, {args.repeats} repeats:")
+    lineup = f"4 x {bots[0]}" if len(set(bots)) == 1 else ", ".join(bots)
+    print(f"arena, one core, {lineup}, {args.hands} hands, {args.repeats} repeats:")
     for label, rates in runs.items():
         extra = [off / rate - 1 for off, rate in zip(runs["off"], rates, strict=True)]
         print(
