@@ -12,7 +12,11 @@ to the clock):
   event loop keeps answering pings; at ``deadline`` the fallback is returned and a late
   answer is discarded, never sent.
 
-Every decision is recorded in a :class:`~sdk.budget.DecisionStats`.
+Every decision is recorded in a :class:`~sdk.budget.DecisionStats`. Every decision that
+ends in the fallback is logged with :func:`describe`'s name for it; a bot that raises
+gets its full traceback logged the first time an error of that type leaves ``choose``
+at that line, and one line each time after (an arena of thousands of decisions by a
+broken bot must not bury the log in identical tracebacks).
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ import contextvars
 import functools
 import inspect
 import logging
+import sys
 import time
+import traceback
 from collections.abc import Awaitable
 
 from protocol.actions import Action
@@ -117,7 +123,7 @@ def police(
             max(0.0, request.deadline - started),
         )
     else:
-        log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, answer)
+        _log_illegal(bot, view, request, answer)
         outcome = Outcome.ILLEGAL
     return _settle(bot, view, request, stats, trace, answer, outcome, ended - started)
 
@@ -132,7 +138,7 @@ def police_raised(
 ) -> Action:
     """Settle a decision whose ``choose`` raised (call it in the ``except`` block, so
     the log has the traceback): the fallback is used."""
-    log.exception("%s raised while choosing; the fallback is used", bot.name)
+    _log_raised(bot, view, request)
     ended = time.monotonic()
     return _settle(bot, view, request, stats, trace, None, Outcome.ERROR, ended - started)
 
@@ -184,12 +190,16 @@ async def decide_async(
         action = await asyncio.wait_for(job, timeout=max(0.0, request.deadline - time.monotonic()))
     except TimeoutError:
         outcome = Outcome.LATE
-        log.warning("%s did not answer in time; the fallback is used", bot.name)
+        log.warning(
+            "%s did not answer in time for %s; the fallback is used",
+            bot.name,
+            describe(view, request),
+        )
     except Exception:
         outcome = Outcome.ERROR
-        log.exception("%s raised while choosing; the fallback is used", bot.name)
+        _log_raised(bot, view, request)
     if outcome is Outcome.OK and action not in request.legal_actions:
-        log.warning("%s answered %r, which is not legal; the fallback is used", bot.name, action)
+        _log_illegal(bot, view, request, action)
         outcome = Outcome.ILLEGAL
     stats.record(time.monotonic() - start, outcome)
     return action if outcome is Outcome.OK else _fallback(bot, view, request)  # type: ignore[return-value]
@@ -213,6 +223,41 @@ def describe(view: GameView, request: DecisionRequest) -> str:
         what = "own turn" + (f" (drew {drawn})" if drawn is not None else "")
     rid = f", request {request.request_id}" if request.request_id else ""
     return f"hand {view.hand_number}, seat {view.seat}, {what}{rid}"
+
+
+_traced: set[tuple[str, type, str, int]] = set()
+"""The errors whose traceback is already in the log: (bot name, exception type, file and
+line where it left the bot's code)."""
+
+
+def _log_raised(bot: Bot, view: GameView, request: DecisionRequest) -> None:
+    """Log the exception being handled, raised by ``bot`` while choosing: with its
+    traceback the first time this bot raises this type at this line, in one line after."""
+    exc = sys.exc_info()[1]
+    assert exc is not None, "call it in an except block"
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    key = (bot.name, type(exc), where.filename, where.lineno or 0)
+    what = describe(view, request)
+    if key in _traced:
+        log.warning(
+            "%s raised %s: %s for %s (traceback logged before); the fallback is used",
+            bot.name,
+            type(exc).__name__,
+            exc,
+            what,
+        )
+        return
+    _traced.add(key)
+    log.exception("%s raised while choosing for %s; the fallback is used", bot.name, what)
+
+
+def _log_illegal(bot: Bot, view: GameView, request: DecisionRequest, answer: object) -> None:
+    log.warning(
+        "%s answered %r for %s, which is not legal; the fallback is used",
+        bot.name,
+        answer,
+        describe(view, request),
+    )
 
 
 def _choose_sync(bot: Bot, view: GameView, request: DecisionRequest) -> Action:

@@ -3,10 +3,16 @@ replaced by the fallback and counted against the bot that gave them."""
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 from arena_bots import FirstLegal, Illegal, Raising, SeededRandom, Slow
 
+from protocol.actions import Action
 from sdk.arena import run_arena
+from sdk.bot import DecisionRequest
 from sdk.budget import Budget
+from sdk.view import GameView
 
 TIGHT = Budget(decision=0.02, safety_margin=0.005)  # 15 ms to answer
 
@@ -36,3 +42,33 @@ def test_raising_and_illegal_answers_are_reported() -> None:
     assert illegal.outcomes["illegal"] > 0 and illegal.outcomes.get("error", 0) == 0
     rows = result.to_json()["bots"]
     assert [r["illegal"] for r in rows][:2] == [0, illegal.outcomes["illegal"]]
+
+
+class RaisingOnce(Raising):
+    """Raises from a line of its own: the log keeps one traceback per bot, error type and
+    line for the whole process, so no other test can have logged this one's."""
+
+    name = "raising-here"
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Action:
+        raise RuntimeError("a bug in this bot")
+
+
+def test_a_raising_bot_logs_one_traceback_then_one_line_a_decision_each_named(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="sdk.decide"):
+        result = run_arena(
+            [RaisingOnce, Illegal, SeededRandom, SeededRandom],
+            hands=2,
+            match_hands=2,
+            backend="local",
+        )
+    raised = [r for r in caplog.records if r.getMessage().startswith("raising-here raised")]
+    assert len(raised) == result.bot("raising-here").fallbacks > 1
+    assert [r.exc_info is not None for r in raised] == [True] + [False] * (len(raised) - 1)
+    assert "a bug in this bot" in raised[1].getMessage()
+    illegal = [r.getMessage() for r in caplog.records if r.getMessage().startswith("illegal ")]
+    assert len(illegal) == result.bot("illegal").outcomes["illegal"]
+    for message in [r.getMessage() for r in raised] + illegal:  # each names its decision
+        assert "hand " in message and ", seat " in message, message
