@@ -55,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -168,6 +169,12 @@ def _check_args(args: argparse.Namespace) -> None:
             from sdk.transports.line import token_line
 
             token_line(args.token)
+    if args.log_file:
+        try:
+            with open(args.log_file, "a"):
+                pass
+        except OSError as exc:
+            raise ValueError(f"--log-file {args.log_file}: {exc.strerror or exc}") from None
     if args.save_log is not None and _mode(args) != "local":
         raise ValueError(
             "--save-log works with --local only: a server keeps the record of its matches "
@@ -435,6 +442,8 @@ def _writable(path: str) -> bool:
     a typo does not cost a whole match); says why not on stderr."""
     try:
         target = Path(path)
+        if target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a directory; give a file name")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.touch()
     except OSError as exc:

@@ -44,6 +44,16 @@ def test_local_save_log_to_an_unwritable_place_is_a_usage_error(
     assert err.startswith("error: --save-log") and "\n" not in err
 
 
+def test_local_save_log_to_a_directory_is_refused_before_the_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--local", "--hands", "1", "--save-log", str(tmp_path)]
+    assert main(GreedyBot, argv) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert err.strip() == f"error: --save-log {tmp_path}: is a directory; give a file name"
+    assert out == ""  # refused before playing: no match summary
+
+
 def test_local_and_arena_records_of_one_seed_differ_only_in_timing(tmp_path: Path) -> None:
     out = tmp_path / "records"
     run_arena(["bots.greedy"] * 4, hands=2, match_hands=2, seed=9, backend="local", save_logs=out)

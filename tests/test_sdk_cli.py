@@ -37,6 +37,7 @@ def test_local_json_with_named_opponents(capsys: pytest.CaptureFixture[str]) -> 
         ["--tcp", "localhost"],
         ["--url", "ws://x", "--line"],
         ["--safety-margin", "5"],
+        ["--hands", "1", "--log-file", "/proc/no-such-dir/bot.log"],  # refused before playing
     ],
 )
 def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
