@@ -51,6 +51,27 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert main(["bots.random"] * 3) == 2
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--decision-seconds", "0"], "--decision-seconds must be positive, not 0.0"),
+        (["--safety-margin", "5"], "--safety-margin must be at least 0 and less than"),
+        (["--save-logs-every", "0"], "--save-logs-every must be at least 1, not 0"),
+        (["--save-logs", "{file}/records"], "--save-logs {file}/records: "),
+    ],
+)
+def test_budget_and_record_options_are_checked_before_the_run(
+    flags: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"  # a file where a directory would have to be made
+    blocker.write_text("")
+    flags = [f.format(file=blocker) for f in flags]
+    assert main(["bots.random"] * 4 + ["--hands", "4", "--quiet", *flags]) == 2
+    out, err = capsys.readouterr()
+    assert message.format(file=blocker) in err and "Traceback" not in err
+    assert out == ""  # nothing was played
+
+
 def test_ray_backend_without_ray_explains_the_extra(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -188,3 +188,14 @@ def test_html_writes_the_browser_viewer(
     code, _, err = _run([str(path), "--html", str(out), "--seat", "2"], capsys)
     assert code == 0 and f"wrote {out}" in err
     assert out.read_text(encoding="utf-8") == render_html(load_record(str(path)), seat=2)
+
+
+@pytest.mark.parametrize("width", ["0", "-3", "19", "wide"])
+def test_a_width_too_narrow_or_not_a_number_is_a_usage_error(
+    path: Path, width: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a width of 0 printed nothing and exited 0
+    with pytest.raises(SystemExit) as info:
+        main([str(path), "--print", "--width", width])
+    assert info.value.code == 2
+    assert "error: argument --width:" in capsys.readouterr().err

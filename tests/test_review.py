@@ -107,3 +107,14 @@ def test_bad_arguments_are_one_line_errors(
     assert main([*target, "--seat", "0", *args]) == code
     err = capsys.readouterr().err.strip()
     assert err.startswith("error:") and "\n" not in err and words in err
+
+
+def test_a_width_too_narrow_is_a_usage_error(
+    greedy_record: Record, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text(encode_record(greedy_record), encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main([str(path), "--seat", "0", "--bot", "greedy", "--width", "-3"])
+    assert info.value.code == 2
+    assert "error: argument --width: -3 is too narrow" in capsys.readouterr().err

@@ -100,10 +100,22 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.save_logs is not None:
             p.error("--log is --save-logs OUT/records: give one of them")
         args.save_logs = args.out / RECORDS_DIR
-    for option in ("hands", "match_hands", "workers"):
+    for option in ("hands", "match_hands", "workers", "save_logs_every"):
         value = getattr(args, option)
         if value is not None and value < 1:
             p.error(f"--{option.replace('_', '-')} must be at least 1, not {value}")
+    if not args.decision_seconds > 0:
+        p.error(f"--decision-seconds must be positive, not {args.decision_seconds}")
+    if not 0 <= args.safety_margin < args.decision_seconds:
+        p.error(
+            f"--safety-margin must be at least 0 and less than --decision-seconds "
+            f"({args.decision_seconds}), not {args.safety_margin}"
+        )
+    if args.save_logs is not None:  # refused before the run, not after its first deal
+        try:
+            args.save_logs.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            p.error(f"--save-logs {args.save_logs}: {exc.strerror or exc}")
     try:
         result = run_arena(
             args.bots,

@@ -30,7 +30,13 @@ from rich.text import Text
 
 from protocol.events import Event, project
 from sdk.records import Record
-from sdk.replay.source import EXIT_USAGE, ReplayInputError, load_record, refused_seat
+from sdk.replay.source import (
+    EXIT_USAGE,
+    ReplayInputError,
+    add_width_option,
+    load_record,
+    refused_seat,
+)
 from sdk.replay.stepper import Stepper
 from sdk.replay.text import decision_lines, describe, table_at, win_table
 
@@ -39,6 +45,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m sdk.replay",
         description="Replay a game record in the terminal (keyboard stepping or printed).",
+        epilog="exit status: 0 done; 1 bad data (a truncated or corrupt record, another format version, a server that cannot be reached); 2 usage (bad arguments, no such file, a URL the server does not know)",
     )
     p.add_argument("record", metavar="RECORD|URL", help="a record file or a server match URL")
     p.add_argument("--seat", type=int, choices=range(4), help="show what this seat saw")
@@ -46,7 +53,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--print", action="store_true", dest="print_mode", help="print, do not step")
     p.add_argument("--step", type=int, help="print the table after this many events")
     p.add_argument("--chinese", action="store_true", help="tiles in Chinese characters")
-    p.add_argument("--width", type=int, default=None, help="output width (default: terminal)")
+    add_width_option(p)
     p.add_argument(
         "--html", type=Path, metavar="OUT",
         help="write the browser viewer (one self-contained page) instead",

@@ -15,6 +15,7 @@ format version) or the server cannot be reached.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -24,7 +25,9 @@ from sdk.records.transcript import looks_like_transcript, record_from_transcript
 __all__ = [
     "EXIT_BAD_DATA",
     "EXIT_USAGE",
+    "MIN_WIDTH",
     "ReplayInputError",
+    "add_width_option",
     "load_record",
     "match_record_url",
     "record_url",
@@ -32,6 +35,29 @@ __all__ = [
 
 EXIT_BAD_DATA = 1
 EXIT_USAGE = 2
+
+
+MIN_WIDTH = 20
+"""The narrowest ``--width`` the terminal tools accept (a table needs some room)."""
+
+
+def add_width_option(parser: argparse.ArgumentParser) -> None:
+    """``--width COLUMNS`` of the terminal tools (replay, review): at least
+    :data:`MIN_WIDTH`, or argparse's usage error (a width of 0 printed nothing)."""
+    parser.add_argument(
+        "--width", type=_columns, default=None, metavar="COLUMNS",
+        help=f"output width, at least {MIN_WIDTH} (default: the terminal's)",
+    )  # fmt: skip
+
+
+def _columns(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if width < MIN_WIDTH:
+        raise argparse.ArgumentTypeError(f"{width} is too narrow: at least {MIN_WIDTH}")
+    return width
 
 
 class ReplayInputError(Exception):

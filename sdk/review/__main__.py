@@ -19,22 +19,36 @@ from pathlib import Path
 from rich.console import Console
 
 from sdk.arena.loader import BotLoadError
-from sdk.replay.source import EXIT_USAGE, ReplayInputError, load_record, refused_seat
+from sdk.replay.source import (
+    EXIT_USAGE,
+    ReplayInputError,
+    add_width_option,
+    load_record,
+    refused_seat,
+)
 from sdk.review.report import print_review, review_html
 from sdk.review.reviewer import REFERENCE, review_record
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m sdk.review", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m sdk.review",
+        description=__doc__.splitlines()[0],
+        epilog="exit status: 0 done; 1 bad data (a truncated or corrupt record, another format version, a server that cannot be reached); 2 usage (bad arguments, no such file, a URL the server does not know, a bot that cannot be loaded)",
+    )
     p.add_argument("record", metavar="RECORD|URL", help="a record file or a server match URL")
     p.add_argument("--seat", type=int, required=True, choices=range(4), help="the seat to review")
-    p.add_argument("--bot", required=True, help="the bot to ask: pkg.mod or pkg.mod:Name")
+    p.add_argument(
+        "--bot",
+        required=True,
+        help="the bot to ask: a house name (greedy), pkg.mod, pkg.mod:Name or a file (./mybot.py)",
+    )
     p.add_argument(
         "--reference", default=REFERENCE, help="the reference bot (default: %(default)s)"
     )
     p.add_argument("--html", type=Path, metavar="OUT", help="also write the review as HTML")
     p.add_argument("--unseen", action="store_true", help="list the unseen tiles at each decision")
-    p.add_argument("--width", type=int, default=None, help="output width (default: terminal)")
+    add_width_option(p)
     return p
 
 
