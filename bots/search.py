@@ -349,26 +349,51 @@ BOT = SearchBot
 """The bot class this module offers (what loaders look for)."""
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m bots.search``: every bot's options (:mod:`sdk.cli`) plus
-    ``--samples N``, ``--think-ms MS``, ``--width N`` and ``--process-pool N`` (the
-    search's samples spread over N processes)."""
-    from sdk.cli import run
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The search's own options (``python -m bots.search --help`` lists them)."""
+    group = parser.add_argument_group("search")
+    group.add_argument(
+        "--samples", type=int, default=None, metavar="N",
+        help="stop each search after N sampled worlds (reproducible runs)",
+    )  # fmt: skip
+    group.add_argument(
+        "--think-ms", type=float, default=None, metavar="MS",
+        help="stop each search after MS milliseconds (default: the time left less a margin)",
+    )  # fmt: skip
+    group.add_argument(
+        "--width", type=int, default=4, metavar="N",
+        help="discards searched on its own turn (default: %(default)s)",
+    )  # fmt: skip
+    group.add_argument(
+        "--process-pool", type=int, nargs="?", const=2, default=0, metavar="N",
+        dest="search_workers",
+        help="spread each search's samples over N processes (default without N: 2)",
+    )  # fmt: skip
+    # this --process-pool replaces every bot's (choose() in worker processes): the
+    # search runs in this process and spreads its own samples
+    parser.set_defaults(process_pool=0)
 
-    own = argparse.ArgumentParser(add_help=False)
-    own.add_argument("--samples", type=int, default=None)
-    own.add_argument("--think-ms", type=float, default=None)
-    own.add_argument("--width", type=int, default=4)
-    own.add_argument("--process-pool", type=int, nargs="?", const=2, default=0)
-    args, rest = own.parse_known_args(argv)
-    if (args.samples is not None and args.samples < 1) or (
-        args.think_ms is not None and args.think_ms <= 0
-    ):
-        own.error("--samples and --think-ms must be positive")
-    run(
-        SearchConfig(args.samples, args.think_ms, args.width, workers=args.process_pool),
-        rest,
-    )
+
+def configure(args: argparse.Namespace) -> SearchConfig:
+    """The bot of :func:`add_options`'s values; ``ValueError`` names a bad one."""
+    if args.samples is not None and args.samples < 1:
+        raise ValueError(f"--samples must be at least 1, not {args.samples}")
+    if args.think_ms is not None and not args.think_ms > 0:
+        raise ValueError(f"--think-ms must be positive, not {args.think_ms}")
+    if args.width < 1:
+        raise ValueError(f"--width must be at least 1, not {args.width}")
+    if args.search_workers < 0:
+        raise ValueError(f"--process-pool must be 0 or more, not {args.search_workers}")
+    return SearchConfig(args.samples, args.think_ms, args.width, workers=args.search_workers)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m bots.search``: every bot's options (:mod:`sdk.cli`) plus the search's
+    own (:func:`add_options`): ``--samples N``, ``--think-ms MS``, ``--width N`` and
+    ``--process-pool N`` (the search's samples spread over N processes)."""
+    from sdk.cli import BotOptions, run
+
+    run(SearchBot, argv, options=BotOptions(add_options, configure))
 
 
 if __name__ == "__main__":

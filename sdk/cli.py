@@ -27,6 +27,15 @@ frame stops the session), ``--json`` (print the result as JSON), ``--log-level``
 record, ``docs/RECORDS.md``, and print where it is), ``--save-transcript PATH`` (``--line``,
 ``--tcp``: keep the session's lines, :mod:`sdk.transports.transcript`), ``--no-clock``.
 
+A bot with options of its own passes them as :class:`BotOptions`: they are parsed,
+checked and listed in ``--help`` with every bot's (``bots.search`` does, for
+``--samples``, ``--think-ms``...)::
+
+    def add(parser):
+        parser.add_argument("--depth", type=int, default=2)
+
+    run(MyBot, options=BotOptions(add, lambda args: functools.partial(MyBot, depth=args.depth)))
+
 ``--local`` keeps the tournament clock of the server and the arena: an answer later than
 the budget (3 s less the safety margin) is replaced by the fallback, with a warning
 naming the decision, and the standings count it; ``--no-clock`` lets late answers stand
@@ -62,6 +71,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -102,6 +112,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_PROTOCOL",
     "EXIT_USAGE",
+    "BotOptions",
     "build_parser",
     "main",
     "run",
@@ -115,13 +126,32 @@ log = logging.getLogger("sdk.cli")
 BotSource = type[Bot] | Callable[..., Bot]
 
 
-def run(bot_factory: BotSource, argv: Sequence[str] | None = None) -> NoReturn:
-    """Parse the command line, play, and exit with the documented code.
+@dataclass(frozen=True)
+class BotOptions:
+    """A bot's own command-line options, parsed and listed in ``--help`` with every
+    bot's. ``add`` adds them to the parser (an option of the same name as a common one
+    replaces it); ``make`` turns the parsed arguments into the bot to play (a class or a
+    callable taking the seed), raising ``ValueError`` with the fix for a bad value: a
+    usage error, exit 2."""
+
+    add: Callable[[argparse.ArgumentParser], None]
+    make: Callable[[argparse.Namespace], BotSource]
+
+
+def run(
+    bot_factory: BotSource,
+    argv: Sequence[str] | None = None,
+    *,
+    options: BotOptions | None = None,
+) -> NoReturn:
+    """Parse the command line, play, and exit with the documented code. With
+    ``options`` the bot played is ``options.make(args)`` (``bot_factory`` names it in
+    the help and the messages).
 
     A bot that is still computing a discarded answer when the match ends cannot stop
     the program from exiting: if bot threads are still alive, the process ends at once.
     """
-    code = main(bot_factory, argv)
+    code = main(bot_factory, argv, options=options)
     if any(t.name.startswith("sdk-bot") and t.is_alive() for t in threading.enumerate()):
         sys.stdout.flush()
         sys.stderr.flush()
@@ -129,18 +159,26 @@ def run(bot_factory: BotSource, argv: Sequence[str] | None = None) -> NoReturn:
     raise SystemExit(code)
 
 
-def main(bot_factory: BotSource, argv: Sequence[str] | None = None) -> int:
+def main(
+    bot_factory: BotSource,
+    argv: Sequence[str] | None = None,
+    *,
+    options: BotOptions | None = None,
+) -> int:
     """:func:`run` without exiting: returns the exit code (for tests and wrappers)."""
-    return run_command(lambda a: _main(bot_factory, a), argv)
+    return run_command(lambda a: _main(bot_factory, a, options), argv)
 
 
-def _main(bot_factory: BotSource, argv: Sequence[str] | None) -> int:
-    parser = build_parser(_label(bot_factory))
+def _main(bot_factory: BotSource, argv: Sequence[str] | None, options: BotOptions | None) -> int:
+    label = _label(bot_factory)
+    parser = build_parser(label, None if options is None else options.add)
     args = parser.parse_args(argv)
     try:
         _check_args(args)
+        if options is not None:
+            bot_factory = options.make(args)
         budget = Budget(safety_margin=args.safety_margin)
-        factory = BotFactory(bot_factory, _label(bot_factory), bot_factory)
+        factory = BotFactory(bot_factory, label, bot_factory)
         bot = factory.make(args.seed)
         if args.name:
             bot.name = args.name  # type: ignore[misc]
@@ -192,9 +230,13 @@ def _check_args(args: argparse.Namespace) -> None:
         raise ValueError(f"--reconnect-attempts must be 0 or more, not {args.reconnect_attempts}")
 
 
-def build_parser(label: str = "bot") -> argparse.ArgumentParser:
-    """The options of every bot's command line."""
+def build_parser(
+    label: str = "bot", add: Callable[[argparse.ArgumentParser], None] | None = None
+) -> argparse.ArgumentParser:
+    """The options of every bot's command line, and the bot's own (``add``, see
+    :class:`BotOptions`) after them."""
     parser = Parser(
+        conflict_handler="resolve",  # a bot's own option replaces a common one of its name
         prog=f"python -m {label}" if "." in label else label,
         description=f"Play {label}: on a server (--url), over the tournament line "
         "protocol (--line, --tcp), or in a local match (--local, the default).",
@@ -267,6 +309,8 @@ def build_parser(label: str = "bot") -> argparse.ArgumentParser:
         type=str.upper,
     )
     parser.add_argument("--log-file", help="log here instead of stderr")
+    if add is not None:
+        add(parser)
     return parser
 
 

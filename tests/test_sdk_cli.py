@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,8 @@ from loopback import LoopbackServer
 from websockets.asyncio.server import ServerConnection, serve
 
 from bots.random import RandomBot
-from sdk.cli import EXIT_FAILED, EXIT_OK, EXIT_PROTOCOL, EXIT_USAGE, main, run
+from sdk.bot import Bot
+from sdk.cli import EXIT_FAILED, EXIT_OK, EXIT_PROTOCOL, EXIT_USAGE, BotOptions, main, run
 
 
 def test_local_prints_the_standings(capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,3 +112,27 @@ def test_an_in_process_run_leaves_the_root_logger_as_it_was(
     before = (root.handlers[:], root.level)
     assert main(RandomBot, ["--local", "--hands", "1", "--log-level", "DEBUG"]) == EXIT_OK
     assert (root.handlers, root.level) == before
+
+
+def _add_depth(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--depth", type=int, default=2)
+
+
+def _make_depth(args: argparse.Namespace) -> Callable[..., Bot]:
+    if args.depth < 1:
+        raise ValueError(f"--depth must be at least 1, not {args.depth}")
+    made.append(args.depth)
+    return RandomBot
+
+
+made: list[int] = []
+
+
+def test_a_bot_with_options_of_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    options = BotOptions(_add_depth, _make_depth)
+    assert main(RandomBot, ["--hands", "1", "--depth", "5", "--json"], options=options) == EXIT_OK
+    assert made[-1] == 5 and json.loads(capsys.readouterr().out)["players"]
+    assert main(RandomBot, ["--depth", "0"], options=options) == EXIT_USAGE
+    assert "error: --depth must be at least 1, not 0" in capsys.readouterr().err
+    assert main(RandomBot, ["--help"], options=options) == EXIT_OK
+    assert "--depth DEPTH" in capsys.readouterr().out

@@ -13,7 +13,7 @@ import pytest
 from search_views import decision_points, true_world
 
 from bots.defensive import DefensiveBot
-from bots.search import SearchBot, SearchConfig
+from bots.search import SearchBot, SearchConfig, add_options, configure
 from protocol.actions import WIN
 from protocol.hand_state import HandState
 from sdk.bot import DecisionRequest, MatchInfo
@@ -158,7 +158,39 @@ def test_command_line_plays_and_refuses_bad_options() -> None:
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert bad.returncode == 2
-    assert "must be positive" in bad.stderr and "Traceback" not in bad.stderr
+    assert "--samples must be at least 1, not 0" in bad.stderr and "Traceback" not in bad.stderr
+    listed = subprocess.run(
+        [sys.executable, "-m", "bots.search", "--help"], capture_output=True, text=True, timeout=60
+    )
+    for option in ("--samples N", "--think-ms MS", "--width N", "--process-pool [N]", "--url"):
+        assert option in listed.stdout  # its own options next to every bot's
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--samples", "abc"], "argument --samples: invalid int value: 'abc'"),
+        (["--think-ms", "0"], "--think-ms must be positive, not 0.0"),
+        (["--width", "0"], "--width must be at least 1, not 0"),
+        (["--process-pool", "-1"], "--process-pool must be 0 or more, not -1"),
+    ],
+)
+def test_the_search_options_are_checked_by_the_bot_command_line(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sdk.cli import BotOptions, main
+
+    code = main(SearchBot, argv, options=BotOptions(add_options, configure))
+    err = capsys.readouterr().err
+    assert code == 2 and words in err and err.startswith("python -m bots.search: error:")
+
+
+def test_the_search_process_pool_is_the_searchs_not_every_bots() -> None:
+    from sdk.cli import build_parser
+
+    args = build_parser("bots.search", add_options).parse_args(["--process-pool", "3"])
+    assert args.process_pool == 0  # choose() runs in this process...
+    assert configure(args).workers == 3  # ...and spreads its samples over 3
 
 
 def test_arena_factory_makes_seeded_search_bots() -> None:
