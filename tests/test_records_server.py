@@ -66,7 +66,10 @@ async def test_the_server_record_equals_the_local_one_apart_from_timing(
     assert local.record is not None
     assert comparable_lines(record) == comparable_lines(local.record)
     assert missing.status_code == 404
-    said = f"match {created['match_id']} finished; its record: /v1/matches/{created['match_id']}/log.jsonl"
+    match_id, scores = created["match_id"], list(record.summary.scores)  # type: ignore[union-attr]
+    said = (
+        f"match {match_id} finished, scores {scores}; its record: /v1/matches/{match_id}/log.jsonl"
+    )
     assert said in caplog.text
     code = await asyncio.to_thread(replay_main, [url, "--hand", "1", "--print", "--width", "160"])
     assert code == 0 and "hand 1: dealer" in capsys.readouterr().out

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from sdk.server.config import ServerConfig
 from sdk.server.runner import running_server
@@ -104,3 +105,23 @@ async def test_a_started_programs_name_is_one_start_word_whatever_its_file_name(
         "3",
     ]
     assert StartLine(0, entrant.name).format() == "/start MJ 1 my_bot___"
+
+
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("cmd:python mybot.py --line", "mybot.py"),
+        ("cmd:/usr/bin/python3.11 -u ./bots/my_bot.py --line", "my_bot.py"),
+        ("cmd:python -m bots.greedy --line", "bots.greedy"),
+        ("cmd:java -Xmx1g -jar 'tourney bot.jar'", "tourney_bot.jar"),
+        ("cmd:python -c 'import x'", "python"),
+        ("cmd:./pythonic_bot --line", "pythonic_bot"),  # not an interpreter
+    ],
+)
+async def test_a_program_run_by_an_interpreter_is_named_after_what_it_runs(
+    spec: str, name: str
+) -> None:
+    # every Python bot was "python" in the table log and on the leaderboard
+    from sdk.server.core import parse_seat_spec
+
+    assert parse_seat_spec(spec).name == name

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import logging
 import os
+import re
 import secrets
 import shlex
 import tempfile
@@ -162,6 +163,36 @@ def program_name(path: str) -> str:
     return name[:64] or "program"
 
 
+_INTERPRETER = re.compile(r"(python|pypy|node|ruby|perl|php|java|sh|bash)[\d.]*(\.exe)?")
+"""Programs that run another: a seat is named after what they run, not after them."""
+
+
+def command_name(command: Sequence[str]) -> str:
+    """The seat name of a command the server starts: the program's file name, or for an
+    interpreter (``python``, ``node``, ``java``...) what it runs: its script, its
+    ``-m`` module or its ``-jar`` archive (else every Python bot would be "python").
+
+    >>> command_name(["./my_bot", "--level", "3"]), command_name(["python3", "bots/x.py"])
+    ('my_bot', 'x.py')
+    >>> command_name(["python", "-u", "-m", "bots.greedy", "--line"])
+    'bots.greedy'
+    >>> command_name(["java", "-Xmx1g", "-jar", "bot.jar"]), command_name(["python"])
+    ('bot.jar', 'python')
+    """
+    program = command[0]
+    if not _INTERPRETER.fullmatch(os.path.basename(program)):
+        return program_name(program)
+    args = iter(command[1:])
+    for arg in args:
+        if arg in ("-m", "-jar"):
+            return program_name(next(args, program))
+        if arg == "-c":  # a program given inline has no name of its own
+            break
+        if not arg.startswith("-"):
+            return program_name(arg)
+    return program_name(program)
+
+
 def seat_spec(spec: str) -> tuple[str, str, list[str] | None]:
     """A ``--seat`` option read: ``cmd:PROGRAM ARGS...`` (a line-protocol program the
     server starts) or ``house:NAME`` / ``NAME`` (a house bot), as (kind, seat name,
@@ -178,7 +209,7 @@ def seat_spec(spec: str) -> tuple[str, str, list[str] | None]:
             raise ValueError(f"--seat {spec!r}: {exc}") from None
         if not command:
             raise ValueError(f"--seat {spec!r}: no program after cmd:")
-        return "cmd", program_name(command[0]), command
+        return "cmd", command_name(command), command
     name = spec.removeprefix("house:")
     if not name:
         raise ValueError(f"--seat {spec!r}: no house bot name")

@@ -349,8 +349,9 @@ class Table:
         self.store.end_match(self.spec.match_id, status, match.scores, tail)
         self.state = status
         log.info(
-            "%s: match %s %s; its record: /v1/matches/%s/log.jsonl",
-            self.spec.table_id, self.spec.match_id, status, self.spec.match_id,
+            "%s: match %s %s, scores %s; its record: /v1/matches/%s/log.jsonl",
+            self.spec.table_id, self.spec.match_id, status, list(match.scores),
+            self.spec.match_id,
         )  # fmt: skip
         for seat in self.seats:
             with contextlib.suppress(Exception):
