@@ -3,8 +3,9 @@
 Usage: ``python -m protocol.judge SCENARIO.json [--seat N]``. The format is documented in
 ``docs/SCENARIOS.md``. Exit status: 0 when the script played through (and its checks, if
 any, held); 1 when an action was illegal (the output names the step, the action, the
-legal alternatives and the reason); 2 when the scenario file is malformed; 3 when a check
-in the scenario (``expect_pending`` steps or the top-level ``expect``) did not hold.
+legal alternatives and the reason); 2 when the scenario file is missing, unreadable or
+malformed (one line on stderr, never a traceback); 3 when a check in the scenario
+(``expect_pending`` steps or the top-level ``expect``) did not hold.
 
 >>> report = run_scenario({"dealer": 0, "round_wind": "E", "wall_seed": 3,
 ...                        "actions": [{"seat": 0, "action": "win"}]})
@@ -150,7 +151,7 @@ def _check_pending(step: int, hand: HandState, spec: Any) -> list[str]:
     failures = []
     pending = hand.pending()
     for key, want in spec.items():
-        seat = int(key)
+        seat = _pending_seat(step, key, want)
         got = [str(a) for a in pending.get(seat, ())]
         if isinstance(want, list):
             if got != want:
@@ -165,7 +166,32 @@ def _check_pending(step: int, hand: HandState, spec: Any) -> list[str]:
     return failures
 
 
+def _pending_seat(step: int, key: Any, want: Any) -> int:
+    """The seat of one ``expect_pending`` entry: a seat number (``"0"``..``"3"`` in
+    JSON) mapped to a list of actions or to ``{"has": [...], "lacks": [...]}``."""
+    if isinstance(key, bool) or str(key) not in ("0", "1", "2", "3"):
+        raise ScenarioError(f"step {step}: expect_pending: {key!r} is not a seat 0..3")
+    if not isinstance(want, (list, Mapping)):
+        raise ScenarioError(f"step {step}: expect_pending[{key}]: a list or has/lacks")
+    return int(key)
+
+
+def _check_expect_shape(expect: Any) -> None:
+    """``expect`` must be an object whose ``error`` and ``result`` are objects (or
+    null) and whose ``events_include`` / ``events_exclude`` are lists of objects."""
+    if not isinstance(expect, Mapping):
+        raise ScenarioError("'expect' is a JSON object")
+    for key in ("error", "result"):
+        if not isinstance(expect.get(key), (Mapping, type(None))):
+            raise ScenarioError(f"expect.{key} is a JSON object or null")
+    for key in ("events_include", "events_exclude"):
+        patterns = expect.get(key, [])
+        if not isinstance(patterns, list) or not all(isinstance(p, Mapping) for p in patterns):
+            raise ScenarioError(f"expect.{key} is a list of JSON objects")
+
+
 def _check_expect(report: JudgeReport, expect: Mapping[str, Any]) -> None:
+    _check_expect_shape(expect)
     want_error = expect.get("error")
     if want_error is None and report.error is not None:
         return  # an unexpected illegal action is already the report's verdict
@@ -262,6 +288,21 @@ def dumps_report(data: Mapping[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _load(path: str) -> Any:
+    """The JSON in ``path``; :class:`ScenarioError` if it is not UTF-8 JSON (or nests too
+    deep to read), :class:`OSError` if it cannot be read."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ScenarioError("not a scenario: JSON nested too deep") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit status."""
     return run_command(_main, argv)
@@ -278,11 +319,10 @@ def _main(argv: Sequence[str] | None) -> int:
     parser.add_argument("--seat", type=int, choices=range(4), help="print this seat's view")
     args = parser.parse_args(argv)
     try:
-        with open(args.scenario, encoding="utf-8") as f:
-            data = json.load(f)
-        report = run_scenario(data)
-    except (OSError, json.JSONDecodeError, ScenarioError) as exc:
-        print(f"judge: {args.scenario}: {exc}", file=sys.stderr)
+        report = run_scenario(_load(args.scenario))
+    except (OSError, ScenarioError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(f"judge: {args.scenario}: {reason}", file=sys.stderr)
         return 2
     print(dumps_report(report.to_json(args.seat)))
     if report.error is not None:

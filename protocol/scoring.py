@@ -255,6 +255,25 @@ def _item(item_id: str, count: int = 1, tai: int | None = None) -> ScoreItem:
 # ----------------------------------------------------------------------- validation
 
 
+def _tile_text(value: object) -> str:
+    """``value`` for an error message: a tile kind in notation (``5m``, not the enum's
+    repr ``<Tile.M5: 4>``), anything else as its repr.
+
+    >>> _tile_text(Tile.M5), _tile_text(4), _tile_text(34), _tile_text("x")
+    ('5m', '5m', '34', "'x'")
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < KIND_COUNT:
+        return str(Tile(value))
+    return repr(value)
+
+
+def _tiles_text(values: object) -> str:
+    """A sequence of tile kinds for an error message, each as :func:`_tile_text` says."""
+    if isinstance(values, (list, tuple)):
+        return "[" + ", ".join(_tile_text(v) for v in values) + "]"
+    return repr(values)
+
+
 def _check_seat(name: str, seat: object) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise InvalidSituationError(f"{name} must be a seat 0..3, got {seat!r}")
@@ -270,7 +289,9 @@ def _check_situation(s: WinSituation) -> None:
         if s.discarder == s.winner:
             raise InvalidSituationError(f"seat {s.winner} cannot win on its own discard")
     if s.round_wind not in _WINDS:
-        raise InvalidSituationError(f"round wind must be E, S, W or N, got {s.round_wind!r}")
+        raise InvalidSituationError(
+            f"round wind must be E, S, W or N, got {_tile_text(s.round_wind)}"
+        )
     if s.last_tile and not self_draw:
         raise InvalidSituationError("last_tile (海底撈月) needs a self-draw win (R2)")
     if s.last_discard and self_draw:
@@ -348,12 +369,14 @@ def _check_tiles(s: WinSituation) -> tuple[list[int], list[int], list[int]]:
         for t in s.concealed:
             counts[t] += 1
     except (TypeError, IndexError):
-        raise InvalidHandError(f"not tile kinds 0..33: {s.concealed!r}") from None
+        raise InvalidHandError(f"not tile kinds 0..33: {_tiles_text(s.concealed)}") from None
     if min(s.concealed) < 0:
-        raise InvalidHandError(f"not tile kinds 0..33: {s.concealed!r}")
+        raise InvalidHandError(f"not tile kinds 0..33: {_tiles_text(s.concealed)}")
     win = s.win_tile
     if not isinstance(win, int) or not 0 <= win < KIND_COUNT or not counts[win]:
-        raise InvalidHandError(f"the winning tile {win!r} is not among the concealed tiles")
+        raise InvalidHandError(
+            f"the winning tile {_tile_text(win)} is not among the concealed tiles"
+        )
     held = counts.copy()
     meld_tiles = [t for meld in s.melds for t in _meld_tiles(meld)]
     for t in meld_tiles:

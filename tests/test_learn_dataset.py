@@ -125,7 +125,8 @@ def test_a_corrupt_record_is_reported_with_its_line(
 def test_missing_input_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([str(tmp_path / "nope.jsonl"), "-o", str(tmp_path / "x.npz"), "--quiet"]) == 1
+    missing = [str(tmp_path / "nope.jsonl"), "-o", str(tmp_path / "x.npz"), "--quiet"]
+    assert main(missing) == 2  # a usage error, as docs/LEARNING.md says
     err = capsys.readouterr().err
     assert "nope.jsonl" in err and err.count("\n") == 1
 

@@ -15,7 +15,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["MatchRun", "play_matches"]
+from pydantic import ValidationError
+
+from protocol.wire.messages import Timing
+from protocol.wire.rest import SeatAssignment, TableCreate
+from sdk.rest import RestClient, RestError
+
+__all__ = ["MatchRun", "MatchSetupError", "play_matches"]
 
 _OWN = ("ok", "overridden")
 
@@ -42,42 +48,76 @@ class MatchRun:
         return self.status == "finished" and self.defaults == 0
 
 
+class MatchSetupError(ValueError):
+    """The options do not make a valid table (``--hands 0``, ``--limit 0``...): a usage
+    error, reported in one line before any server is started."""
+
+
+def _seats(command: Sequence[str], seat: int, house: str) -> list[SeatAssignment]:
+    """The program at ``seat``, the house bot ``house`` at the three others."""
+    return [
+        SeatAssignment(seat=s, bot_name="program", transport="line", command=list(command))
+        if s == seat
+        else SeatAssignment(seat=s, bot_name=house, transport="builtin")
+        for s in range(4)
+    ]
+
+
+def _table(command: Sequence[str], run: MatchRun, hands: int, house: str, ms: int) -> TableCreate:
+    """The ``POST /v1/tables`` body of ``run``; :class:`MatchSetupError` (one line) if
+    the options do not fit the protocol's limits."""
+    try:
+        return TableCreate(
+            seed=run.seed,
+            hands=hands,
+            timing=Timing(decision_ms=ms),
+            seats=_seats(command, run.seat, house),
+        )
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"]) or "table"
+        raise MatchSetupError(f"{where}: {error['msg']}") from None
+
+
+async def _decisions(rest: RestClient, run: MatchRun, match_id: str) -> None:
+    """Count how each of the program's decisions was settled, from the match's decision
+    records (``log.jsonl``; not a typed resource of :class:`RestClient`)."""
+    response = await rest.http.get(f"/v1/matches/{match_id}/log.jsonl")
+    if response.is_error:
+        raise RestError(response.status_code, response.text[:200] or "no body")
+    for record in map(json.loads, response.text.splitlines()):
+        if record["type"] == "decision" and record["seat"] == run.seat:
+            run.outcomes[record["outcome"]] += 1
+            if record["outcome"] not in _OWN:
+                raw = (record["raw"] or "").replace("\n", " | ")
+                run.faults.append(f"{record['outcome']}: {record['reason']} ({raw!r})")
+
+
+async def _play_one(rest: RestClient, table: TableCreate, run: MatchRun) -> None:
+    """Create the table, wait for its end and fill ``run``. An error answer of the
+    server (an unknown house bot...) raises :class:`~sdk.rest.RestError`."""
+    created = await rest.create_table(table)
+    while True:
+        status = await rest.table(created.table_id)
+        if status.status in ("finished", "aborted"):
+            break
+        await asyncio.sleep(0.1)
+    run.status, run.scores = status.status, list(status.scores)
+    await _decisions(rest, run, created.match_id)
+
+
 async def _play(
     command: Sequence[str], matches: int, hands: int, seed: int, house: str, decision_ms: int
 ) -> list[MatchRun]:
-    import httpx
-
     from sdk.server.config import ServerConfig
     from sdk.server.runner import running_server
 
+    runs = [MatchRun(seed + n, n % 4) for n in range(matches)]
+    tables = [_table(command, run, hands, house, decision_ms) for run in runs]
     config = ServerConfig(port=0, db_path=":memory:", allow_commands=True, lobby_wait=3600)
-    runs: list[MatchRun] = []
-    async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as http:
-        for n in range(matches):
-            run = MatchRun(seed + n, n % 4)
-            seats = [
-                {"seat": s, "bot_name": "program", "transport": "line", "command": list(command)}
-                if s == run.seat
-                else {"seat": s, "bot_name": house, "transport": "builtin"}
-                for s in range(4)
-            ]
-            body = {"seed": run.seed, "hands": hands, "seats": seats}
-            body["timing"] = {"decision_ms": decision_ms}
-            created = (await http.post("/v1/tables", json=body)).json()
-            while True:
-                status = (await http.get(f"/v1/tables/{created['table_id']}")).json()
-                if status["status"] in ("finished", "aborted"):
-                    break
-                await asyncio.sleep(0.1)
-            run.status, run.scores = status["status"], status["scores"]
-            text = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text
-            for record in map(json.loads, text.splitlines()):
-                if record["type"] == "decision" and record["seat"] == run.seat:
-                    run.outcomes[record["outcome"]] += 1
-                    if record["outcome"] not in _OWN:
-                        raw = (record["raw"] or "").replace("\n", " | ")
-                        run.faults.append(f"{record['outcome']}: {record['reason']} ({raw!r})")
-            runs.append(run)
+    async with running_server(config) as server, RestClient(server.url) as rest:
+        for table, run in zip(tables, runs, strict=True):
+            await _play_one(rest, table, run)
     return runs
 
 
@@ -91,5 +131,7 @@ def play_matches(
     decision_ms: int = 3000,
 ) -> list[MatchRun]:
     """Play ``matches`` matches of ``hands`` hands (seeds ``seed``, ``seed + 1``...; the
-    program's seat turns 0, 1, 2, 3...) and return what happened in each."""
+    program's seat turns 0, 1, 2, 3...) and return what happened in each. Raises
+    :class:`MatchSetupError` for options that make no valid table and
+    :class:`~sdk.rest.RestError` when the server refuses one (an unknown house bot)."""
     return asyncio.run(_play(command, matches, hands, seed, house, decision_ms))

@@ -39,7 +39,7 @@ from typing import IO
 
 import numpy as np
 
-from protocol.cli import EXIT_OK, CommandError, Parser, run_command
+from protocol.cli import EXIT_OK, EXIT_USAGE, CommandError, Parser, run_command
 from protocol.events import project
 from protocol.view import SeatView
 from sdk.learn.action_space import N_ACTIONS, index_of, legal_mask
@@ -235,8 +235,9 @@ def _stderr_console():  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (``python -m sdk.learn.dataset``); returns the exit code: 0
-    done, 1 a record or file that cannot be read or written, 2 a usage error (one line
-    on stderr each time, never a traceback: :mod:`protocol.cli`)."""
+    done, 1 a record or file that cannot be read or written, 2 a usage error such as a
+    record path that does not exist (one line on stderr each time, never a traceback:
+    :mod:`protocol.cli`)."""
     return run_command(_main, argv)
 
 
@@ -251,6 +252,7 @@ def _main(argv: list[str] | None) -> int:
     parser.add_argument("--bot", action="append", help="keep only seats played by this bot")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
+    _check_inputs(args.records)
     try:
         report = build_dataset(
             args.records,
@@ -270,6 +272,15 @@ def _main(argv: list[str] | None) -> int:
         + (f" ({len(report.skipped)} skipped)" if report.skipped else "")
     )
     return EXIT_OK
+
+
+def _check_inputs(paths: Sequence[str]) -> None:
+    """A record path that does not exist is a usage error (exit 2, as docs/RECORDS.md
+    says), told before any work; a record that exists but cannot be read stays a failure
+    (exit 1)."""
+    for path in paths:
+        if not Path(path).exists():
+            raise CommandError(f"{path}: no such file or folder", EXIT_USAGE)
 
 
 if __name__ == "__main__":

@@ -56,10 +56,12 @@ then ``wall`` (34 counts of the undrawn wall, the reserved tiles included).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from protocol.cli import Parser, run_command
 from protocol.hand_state import HandState
 from protocol.melds import Meld, MeldKind
 from protocol.tiles import KIND_COUNT, Tile
@@ -333,7 +335,23 @@ def live_view(hand: HandState, seat: int) -> SeatView:
     return view
 
 
-if __name__ == "__main__":
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sdk.learn.encoding``: print the layout with offsets. Returns the exit
+    code; run through :func:`protocol.cli.run_command`, so a usage error is one line and
+    ``| head`` ends it quietly."""
+    return run_command(_print_layout, argv)
+
+
+def _print_layout(argv: Sequence[str] | None) -> int:
+    Parser(
+        prog="python -m sdk.learn.encoding",
+        description="Print the observation layout: offset, size and name of each section.",
+    ).parse_args(argv)
     print(f"observation v{ENCODING_VERSION}: {OBS_SIZE} float32; oracle: {ORACLE_SIZE}")
     for line in describe_layout(oracle=True):
         print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
