@@ -105,6 +105,27 @@ def _run(
         ),
         (
             _server,
+            ["--port", "99999", "--db", ":memory:"],
+            "python -m sdk.server: error: --port must be 0..65535, not 99999 (see --help)",
+        ),
+        (
+            _server,
+            ["--line-port", "-1", "--db", ":memory:"],
+            "python -m sdk.server: error: --line-port must be 0..65535, not -1 (see --help)",
+        ),
+        (
+            _server,
+            ["--decision-ms", "1", "--db", ":memory:"],
+            "python -m sdk.server: error: --decision-ms must be 10..600000, not 1 (see --help)",
+        ),
+        (
+            _server,
+            ["--db", "/no/such/dir/league.db"],
+            "python -m sdk.server: error: --db /no/such/dir/league.db: unable to open database "
+            "file (see --help)",
+        ),
+        (
+            _server,
             ["--seat", "gredy", "--db", ":memory:"],
             "python -m sdk.server: error: --seat 'gredy': no house bot 'gredy' (defensive, ",
         ),
@@ -146,6 +167,21 @@ def test_a_port_already_taken(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == (
         f"error: cannot listen on 127.0.0.1:{port} (Address already in use): is another "
         "server running there? pick another port with --port"
+    )
+
+
+def test_a_line_port_already_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    # the line listener starts with the app: this was a traceback and exit 3
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = ["--port", str(_free_port()), "--line-port", str(port), "--db", ":memory:"]
+        code, err = _run(_server, argv, capsys)
+    assert code == EXIT_FAILED
+    assert err == (
+        f"error: cannot listen on 127.0.0.1:{port} (Address already in use): is another "
+        "server running there? pick another port with --line-port"
     )
 
 

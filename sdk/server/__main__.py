@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -20,7 +22,7 @@ from protocol.cli import CommandError, Parser, run_command
 from sdk.arena.loader import BotLoadError, load_bot
 from sdk.botspec import canonical_spec
 from sdk.server.config import ServerConfig
-from sdk.server.core import seat_spec
+from sdk.server.core import seat_spec, timing_problem
 from sdk.server.runner import serve
 
 __all__ = ["build_config", "main", "parser"]
@@ -193,6 +195,7 @@ def _main(argv: Sequence[str] | None) -> int:
             _check_seat(config, spec)
     except (ValueError, BotLoadError) as exc:
         p.error(str(exc))
+    _check_line_port(config)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
@@ -207,7 +210,17 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _check(config: ServerConfig) -> None:
-    """Usage errors found before serving: counts, and every house bot loads."""
+    """Usage errors found before serving: ports, budgets, counts, the database file can
+    be opened, and every house bot loads."""
+    for option, port in (("--port", config.port), ("--line-port", config.line_port)):
+        if port is not None and not 0 <= port <= 65535:
+            raise ValueError(f"{option} must be 0..65535, not {port}")
+    problem = timing_problem(config.lobby_decision_ms, config.lobby_startup_ms)
+    if problem is not None:
+        raise ValueError(
+            "--" + problem.replace("decision_ms", "decision-ms").replace("startup_ms", "startup-ms")
+        )
+    _check_database(config.db_path)
     if config.seed_key is not None:
         try:
             bytes.fromhex(config.seed_key)
@@ -223,6 +236,33 @@ def _check(config: ServerConfig) -> None:
             load_bot(spec)
         except BotLoadError as exc:
             raise BotLoadError(f"house bot {name!r}: {exc}") from None
+
+
+def _check_database(path: str) -> None:
+    """The SQLite file opens (it is made if new): a bad ``--db`` is a usage error here,
+    not a failed start-up with a traceback."""
+    if path == ":memory:":
+        return
+    try:
+        sqlite3.connect(path).close()
+    except sqlite3.Error as exc:
+        raise ValueError(f"--db {path}: {exc}") from None
+
+
+def _check_line_port(config: ServerConfig) -> None:
+    """The line port can be bound (the listener starts with the app: a port taken there
+    was a traceback); raises :class:`CommandError` like a taken ``--port``."""
+    if not config.line_port:
+        return
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((config.host, config.line_port))
+    except OSError as exc:
+        raise CommandError(
+            f"cannot listen on {config.host}:{config.line_port} ({exc.strerror or exc}): "
+            "is another server running there? pick another port with --line-port"
+        ) from None
 
 
 def _check_seat(config: ServerConfig, spec: str) -> None:

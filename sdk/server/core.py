@@ -163,6 +163,25 @@ def program_name(path: str) -> str:
     return name[:64] or "program"
 
 
+DECISION_MS = (10, 600_000)
+"""The decision budgets a table may have, in milliseconds (REST and the command line)."""
+STARTUP_MS_MAX = 3_600_000
+"""The longest start-up budget a table may have, in milliseconds."""
+
+
+def timing_problem(decision_ms: int, startup_ms: int) -> str | None:
+    """What is wrong with a table's budgets, or ``None``.
+
+    >>> timing_problem(3000, 30000), timing_problem(1, 30000)
+    (None, 'decision_ms must be 10..600000, not 1')
+    """
+    if not DECISION_MS[0] <= decision_ms <= DECISION_MS[1]:
+        return f"decision_ms must be {DECISION_MS[0]}..{DECISION_MS[1]}, not {decision_ms}"
+    if not 0 <= startup_ms <= STARTUP_MS_MAX:
+        return f"startup_ms must be 0..{STARTUP_MS_MAX}, not {startup_ms}"
+    return None
+
+
 _INTERPRETER = re.compile(r"(python|pypy|node|ruby|perl|php|java|sh|bash)[\d.]*(\.exe)?")
 """Programs that run another: a seat is named after what they run, not after them."""
 
@@ -437,9 +456,12 @@ class TournamentServer:
             raise RequestError(503, ErrorCode.INTERNAL, f"{config.max_tables} tables are running")
         if body.rules not in RULES:
             raise RequestError(422, ErrorCode.MALFORMED, f"rules: unknown {body.rules!r} ({RULES})")
-        if not 10 <= body.timing.decision_ms <= 600_000 or body.timing.startup_ms > 3_600_000:
+        if timing_problem(body.timing.decision_ms, body.timing.startup_ms):
             raise RequestError(
-                422, ErrorCode.MALFORMED, "timing: decision_ms 10..600000, startup_ms up to 3600000"
+                422,
+                ErrorCode.MALFORMED,
+                f"timing: decision_ms {DECISION_MS[0]}..{DECISION_MS[1]}, "
+                f"startup_ms up to {STARTUP_MS_MAX}",
             )
         plans = {s: _SeatPlan(s, config.lobby_house, "house") for s in range(4)}
         for a in body.seats:
