@@ -588,6 +588,10 @@ class TournamentServer:
             flood_seconds=config.flood_seconds,
         )
         token = await self._line_token(channel)
+        if channel.gone:  # it left without a word: no seat, no lobby place
+            log.info("%s: closed before its first line", label)
+            await channel.close()
+            return
         if token is not None:
             table, seat = self.line_tokens.get(token, (None, None))
             if table is None or seat is None or table.state != "waiting" or seat.channel:

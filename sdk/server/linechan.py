@@ -77,6 +77,12 @@ class LineChannel:
         self.stderr_task: asyncio.Task[None] | None = None
         """Copies a started program's standard error to its file."""
 
+    @property
+    def gone(self) -> bool:
+        """Whether the peer is known to be gone: the channel was closed, or the peer
+        ended its stream with nothing left unread (a client that connected and left)."""
+        return self.closed or self.writer.transport.is_closing() or self.reader.at_eof()
+
     def write_lines(self, lines: Sequence[str]) -> None:
         """Queue ``lines`` (each ended by ``\\n``); never blocks."""
         if self.closed:

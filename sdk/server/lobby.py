@@ -49,6 +49,13 @@ class Entrant:
     )
     arrived: float = field(default_factory=lambda: asyncio.get_running_loop().time())
 
+    @property
+    def gone(self) -> bool:
+        """A line-protocol connection whose peer left while it waited (nobody reads it
+        then, so the lobby asks before seating it). Other entrants leave through
+        :meth:`Lobby.leave` when their connection drops."""
+        return self.channel is not None and self.channel.gone
+
 
 FormTable = Callable[[Sequence[Entrant | None]], None]
 """Builds a table from four entrants in seat order (``None``: a house bot) and sets each
@@ -105,7 +112,17 @@ class Lobby:
             entrant.seat.cancel()
         self.waiting.clear()
 
+    def _prune(self) -> None:
+        """Drop the waiting bots that are gone, so that they never fill a table (a few
+        connect-and-close clients once filled every table the server may run)."""
+        gone = [entrant for entrant in self.waiting if entrant.gone]
+        for entrant in gone:
+            log.info("lobby: %s left before a table formed", entrant.name)
+            self.waiting.remove(entrant)
+            entrant.seat.cancel()
+
     def _check(self) -> None:
+        self._prune()
         while len(self.waiting) >= 4 and self.room():
             self._form(self.waiting[:4])
         if self._timer is not None:
@@ -120,6 +137,7 @@ class Lobby:
 
     def _fill(self) -> None:
         self._timer = None
+        self._prune()
         if not self.room():
             self._check()  # no table may start now: keep waiting
             return
