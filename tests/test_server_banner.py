@@ -6,6 +6,7 @@ match id and where its record is."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from pathlib import Path
 
@@ -52,5 +53,9 @@ async def test_banner_table_and_match_logs_and_the_sdk_record_line(
     )
     assert any(m.startswith(f"match {match} started on table {table}") for m in messages)
     path = f"/v1/matches/{match}/log.jsonl"
-    assert f"{table}: match {match} finished; its record: {path}" in messages
+    ended = f"{table}: match {match} finished, scores "
+    said = next(m for m in messages if m.startswith(ended))
+    scores = json.loads(said[len(ended) :].partition(";")[0])
+    assert len(scores) == 4 and sum(scores) == 0  # the final scores: payments balance
+    assert said.endswith(f"; its record: {path}")
     assert f"record: {record} (match {match}, served once it is over)" in capsys.readouterr().err
