@@ -632,7 +632,7 @@ class TournamentServer:
     def table_status(self, table_id: str) -> TableStatus | None:
         """A live table's status, or ``None``."""
         table = self.tables.get(table_id)
-        if table is not None and not table.over:
+        if table is not None:  # also just over: its final status, kept when it ended
             return table.status()
         return self._finished.get(table_id)
 

@@ -348,6 +348,7 @@ class Table:
             tail = []
         self.store.end_match(self.spec.match_id, status, match.scores, tail)
         self.state = status
+        self._final = self.status()  # as the match ended: seats as they played, every fallback
         log.info(
             "%s: match %s %s, scores %s; its record: /v1/matches/%s/log.jsonl",
             self.spec.table_id, self.spec.match_id, status, list(match.scores),
@@ -367,7 +368,7 @@ class Table:
         this, the events of every table finished in the last ``finished_grace`` seconds
         (tens of thousands of objects at 100 tables) were walked by each full garbage
         collection, a pause that reached the p99 latency of the tables still playing."""
-        self._final = self.status()
+        self._final = self.status()  # kept from _end if the match was played
         self.match = None
         self.line_table = None
         self.records, self._held, self._tiers = [], [], None
