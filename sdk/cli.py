@@ -374,6 +374,11 @@ def _failure(mode: str, args: argparse.Namespace, exc: Exception) -> str:
         start = "python -m sdk.server" + (" --line-port PORT" if mode == "tcp" else "")
         return f"cannot connect to {where}: is the server running? start it with {start}"
     if isinstance(exc, ServerRefused) and exc.code == "bad_token":
+        if not args.token:  # the lobby is closed to bots without a seat: no token to check
+            return (
+                f"{exc}; a bot without a seat is not seated here: ask the server's "
+                f"operator for your seat's token and pass --token (or ${TOKEN_ENV})"
+            )
         return f"{exc}; check --token (or ${TOKEN_ENV}), or omit it to be seated by the lobby"
     return str(exc)
 

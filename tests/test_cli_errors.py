@@ -219,6 +219,21 @@ async def test_a_bad_token_fails_at_once(
     )
 
 
+async def test_no_token_on_a_server_whose_lobby_is_closed_says_to_get_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = ServerConfig(port=0, db_path=str(tmp_path / "adm.db"), admin_token="adm")
+    async with running_server(config) as closed:
+        argv = ["--url", closed.ws_url, "--reconnect-attempts", "0"]
+        code, err = await asyncio.to_thread(_run, _bot, argv, capsys)
+    assert code == EXIT_FAILED
+    assert err == (
+        "error: the server refused the session (bad_token): this server's lobby needs the "
+        "admin token; a bot without a seat is not seated here: ask the server's operator for "
+        "your seat's token and pass --token (or $TAIMAHJONG_TOKEN)"
+    )
+
+
 async def test_a_finished_match_token_does_not_replay_old_scores(
     server: ServerHandle, capsys: pytest.CaptureFixture[str]
 ) -> None:
