@@ -594,34 +594,27 @@ async def test_a_client_has_few_requests_in_progress_and_lists_are_reused(
 ) -> None:
     config = _config(tmp_path, rest_concurrency=2, rest_rate=1000.0, rest_burst=1000)
     async with running_server(config) as server:
-        held = []
-        for _ in range(2):  # requests in progress: their bodies never finish
-            reader, writer = await _raw(server)
-            writer.write(b"POST /v1/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
-            await writer.drain()
-            held.append((reader, writer))
-        await asyncio.sleep(0.2)
+        release = asyncio.Event()
+        calls = []
+        listing = server.server.list_tables
+
+        async def counted(*args: object) -> object:
+            calls.append(args)
+            await release.wait()
+            return await listing(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(server.server, "list_tables", counted)
         async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+            # requests in progress (a stalled body holds no slot: test_server_rest_hostile)
+            held = [asyncio.create_task(http.get(f"/v1/tables?limit={n}")) for n in (1, 2)]
+            await asyncio.sleep(0.2)
             refused = await http.get("/v1/health")
             assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
-            held.pop()[1].close()
-            for _ in range(50):
-                if (await http.get("/v1/health")).status_code == 200:
-                    break
-                await asyncio.sleep(0.1)
-            else:
-                raise AssertionError("a slot did not free up")
-            calls = []
-            listing = server.server.list_tables
-
-            async def counted(*args: object) -> object:
-                calls.append(args)
-                return await listing(*args)  # type: ignore[arg-type]
-
-            monkeypatch.setattr(server.server, "list_tables", counted)
+            release.set()
+            assert [(await h).status_code for h in held] == [200, 200]
+            assert (await http.get("/v1/health")).status_code == 200
+            calls.clear()
             answers = [(await http.get("/v1/tables?limit=7")).json() for _ in range(5)]
-        for _, writer in held:
-            writer.close()
         assert len(calls) == 1 and all(a == answers[0] for a in answers)
 
 

@@ -17,10 +17,12 @@ WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -86,6 +88,10 @@ def create_app(server: TournamentServer) -> FastAPI:
     async def _refused(_: Request, exc: RequestError) -> JSONResponse:
         return _error(exc.status, exc.code, exc.message)
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(422, ErrorCode.MALFORMED, _summary(exc.errors()))
+
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.MALFORMED
@@ -103,7 +109,7 @@ def create_app(server: TournamentServer) -> FastAPI:
         try:
             create = TableCreate.model_validate_json(body)
         except ValidationError as exc:
-            return _error(422, ErrorCode.MALFORMED, _summary(exc))
+            return _error(422, ErrorCode.MALFORMED, _summary(exc.errors()))
         return _json(server.create_table(create), 201)
 
     cache = ResponseCache()
@@ -165,6 +171,7 @@ def create_app(server: TournamentServer) -> FastAPI:
         burst=config.rest_burst,
         max_body=config.max_body_bytes,
         concurrency=config.rest_concurrency,
+        body_timeout=config.rest_body_timeout,
     )
 
     @app.websocket("/v1/ws")
@@ -174,9 +181,18 @@ def create_app(server: TournamentServer) -> FastAPI:
     return app
 
 
-def _summary(exc: ValidationError) -> str:
+_WHERE = frozenset({"query", "path", "header", "cookie"})
+"""Where a request parameter came from: left out of messages (the name says enough)."""
+
+
+def _summary(errors: Iterable[Mapping[str, Any]]) -> str:
+    """One line for the first three validation errors, each cut to 100 characters:
+    the parameter or field, and what is wrong with it (never its value)."""
     parts = []
-    for error in exc.errors()[:3]:
-        where = ".".join(str(p) for p in error["loc"]) or "body"
-        parts.append(f"{where}: {error['msg']}")
-    return "; ".join(parts)
+    for error in list(errors)[:3]:
+        loc = [str(p) for p in error.get("loc", ())]
+        if len(loc) > 1 and loc[0] in _WHERE:
+            loc = loc[1:]
+        part = f"{'.'.join(loc) or 'body'}: {error.get('msg', 'invalid')}"
+        parts.append(part if len(part) <= 100 else part[:97] + "...")
+    return "; ".join(parts) or "invalid request"

@@ -109,6 +109,9 @@ class ServerConfig:
     """REST requests one client address may have in progress at once; beyond, ``429``."""
     max_body_bytes: int = 65536
     """Largest REST request body; a larger one is refused (``413``) while it is read."""
+    rest_body_timeout: float = 5.0
+    """Seconds a REST request has to send its whole body; then ``408``, closed. A request
+    still sending its body does not count against ``rest_concurrency``."""
     max_frame_bytes: int = 65536
     """Largest client WebSocket frame accepted (client frames are under 1 KiB)."""
     max_line_bytes: int = 1024

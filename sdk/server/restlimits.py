@@ -6,9 +6,15 @@ client address, and a body size enforced while the body is read.
   ``429`` with code ``rate_limited`` and a ``Retry-After`` header, without running the
   endpoint. WebSocket connections are not metered here (they have their own limits).
 * A client address has at most ``concurrency`` requests in progress; one more is
-  answered ``429`` the same way (a client cannot pile up slow requests).
-* Refusals are written before the request is parsed any further: a client over its
-  limits costs the server as little as a request can.
+  answered ``429`` the same way (a client cannot pile up slow requests). A request
+  counts once its body is in: one still sending its body holds no slot, so stalled
+  uploads cannot lock the address's other requests out.
+* The whole body must arrive within ``body_timeout`` seconds; a request still sending
+  it then is answered ``408`` (code ``malformed``) and its connection closed. With the
+  request rate, this bounds the bodies being read for one address.
+* Refusals over the rate, or over ``concurrency`` when the request arrives, are written
+  before the request is parsed any further: a client over its limits costs the server
+  as little as a request can.
 * A body larger than ``max_body`` bytes is refused with ``413`` (code ``malformed``) as
   soon as its ``Content-Length`` says so or, without one, as soon as that many bytes
   have arrived: nothing larger is ever held in memory.
@@ -22,6 +28,7 @@ client address, and a body size enforced while the body is read.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -36,6 +43,10 @@ __all__ = ["RestLimits"]
 
 _MAX_CLIENTS = 10_000
 """Buckets kept; beyond, the full (idle) ones are forgotten."""
+
+
+class _TooLarge(Exception):
+    """A body went over ``max_body`` while it was read."""
 
 
 def _error_response(status: int, code: str, message: str, headers: list[tuple[bytes, bytes]]):  # type: ignore[no-untyped-def]
@@ -56,11 +67,19 @@ class RestLimits:
     """The middleware (see the module doc)."""
 
     def __init__(
-        self, app: ASGIApp, *, rate: float, burst: int, max_body: int, concurrency: int = 8
+        self,
+        app: ASGIApp,
+        *,
+        rate: float,
+        burst: int,
+        max_body: int,
+        concurrency: int = 8,
+        body_timeout: float = 5.0,
     ) -> None:
         self.app = app
         self.rate, self.burst, self.max_body = rate, burst, max_body
         self.concurrency = concurrency
+        self.body_timeout = body_timeout
         self._buckets: dict[str, TokenBucket] = {}
         self._busy: Counter[str] = Counter()
         """Requests in progress per client address."""
@@ -97,49 +116,78 @@ class RestLimits:
         client = scope.get("client")
         address = client[0] if client else "?"
         if self._busy[address] >= self.concurrency or not self.allow(address, time.monotonic()):
-            start, body = self._refusal
-            await send(start)
-            await send(body)
+            await self._refuse(send)
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_body:
             await self._too_large(send)
             return
+        try:  # no slot is held while the body arrives: a stalled upload blocks nobody
+            async with asyncio.timeout(self.body_timeout):
+                body = await self._read_body(receive)
+        except TimeoutError:
+            await self._timed_out(send)
+            return
+        except _TooLarge:
+            await self._too_large(send)
+            return
+        if body is None:
+            return  # the client went away
+        if self._busy[address] >= self.concurrency:  # others got in while it arrived
+            await self._refuse(send)
+            return
         self._busy[address] += 1
         try:
-            await self._call_limited(scope, receive, send)
+            await self._call_with(body, scope, receive, send)
         finally:
             self._busy[address] -= 1
             if not self._busy[address]:
                 del self._busy[address]
 
-    async def _call_limited(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Read the body first (at most ``max_body`` bytes are ever held), then run the
-        app on it."""
+    async def _read_body(self, receive: Receive) -> bytes | None:
+        """The whole body (at most ``max_body`` bytes are ever held: :class:`_TooLarge`
+        beyond); ``None`` if the client went away."""
         chunks: list[bytes] = []
         seen = 0
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                return  # the client went away
+                return None
             chunk = message.get("body", b"")
             seen += len(chunk)
             if seen > self.max_body:
-                await self._too_large(send)
-                return
+                raise _TooLarge
             chunks.append(chunk)
             if not message.get("more_body", False):
-                break
+                return b"".join(chunks)
+
+    async def _call_with(self, body: bytes, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app on the body already read."""
         replayed = False
 
         async def replay() -> Message:
             nonlocal replayed
             if not replayed:
                 replayed = True
-                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+                return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        start, body = self._refusal
+        await send(start)
+        await send(body)
+
+    async def _timed_out(self, send: Send) -> None:
+        start, body = _error_response(
+            408,
+            "malformed",
+            f"a request body must arrive within {self.body_timeout:g} s",
+            [(b"connection", b"close")],
+        )
+        await send(start)
+        await send(body)
 
     async def _too_large(self, send: Send) -> None:
         start, body = _error_response(
