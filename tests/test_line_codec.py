@@ -189,6 +189,13 @@ def test_messages_check_their_fields_when_built() -> None:
         StartLine(0, "two words")
 
 
+@pytest.mark.parametrize("name", ["bot\x1b[31m", "nul\x00", "del\x7f", "tab\tbed"])
+def test_a_start_name_with_a_control_character_is_refused(name: str) -> None:
+    # a name must not forge a log line or colour a terminal (one ASCII word, printable)
+    with pytest.raises(MahjongError, match="must be one ASCII word"):
+        StartLine(0, name)
+
+
 tile_ids = st.sampled_from(ALL_TILE_IDS)
 seats = st.integers(0, 3)
 

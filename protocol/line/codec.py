@@ -157,7 +157,9 @@ def _chow_kinds(kinds: list[Tile], what: str) -> None:
 
 
 def _word(name: str) -> str:
-    if not name or not name.isascii() or any(c.isspace() for c in name):
+    """``name`` if it is one word of printable ASCII (no control character: a name must
+    not forge a log line or colour a terminal)."""
+    if not name or not (name.isascii() and name.isprintable()) or any(c.isspace() for c in name):
         raise _Invalid(f"{name!r} must be one ASCII word")
     return name
 

@@ -31,13 +31,21 @@ from protocol.actions import Action, ActionKind, ActionParseError
 from protocol.events import Event, EventParseError, event_from_json
 from protocol.tiles import Tile, TileParseError
 from protocol.wire import PROTOCOL_VERSION
-from protocol.wire.common import DECISION_SECONDS, STARTUP_SECONDS, ErrorCode, RejectReason
+from protocol.wire.common import (
+    DECISION_SECONDS,
+    STARTUP_SECONDS,
+    ErrorCode,
+    RejectReason,
+    check_display_text,
+)
 
 __all__ = [
     "CLIENT_TYPES",
+    "SEQ_MAX",
     "SERVER_TYPES",
     "Ack",
     "ActionModel",
+    "BotName",
     "Bye",
     "ClientMessage",
     "ErrorMsg",
@@ -51,6 +59,7 @@ __all__ = [
     "Request",
     "ServerMessage",
     "Timing",
+    "VersionText",
     "Welcome",
     "client_adapter",
     "server_adapter",
@@ -73,6 +82,21 @@ def _check_tile(text: str) -> str:
 
 TileText = Annotated[str, AfterValidator(_check_tile)]
 """A tile in notation ``5m``, ``E``, ``C``…"""
+
+BotName = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(check_display_text)]
+"""A bot's name as a client gives it: 1 to 64 characters, letters of any script, no
+control or formatting characters (:func:`~protocol.wire.common.check_display_text`)."""
+VersionText = Annotated[
+    str,
+    Field(max_length=64),
+    AfterValidator(lambda text: check_display_text(text, "a version")),
+]
+"""A version a client gives (``bot_version``, ``client_version``): as :data:`BotName`,
+but may be empty."""
+
+SEQ_MAX = 2**53
+"""Largest ``last_seq`` a client may send (exact in every JSON reader); a match has far
+fewer events."""
 
 
 class ActionModel(_Model):
@@ -250,10 +274,10 @@ class Hello(_Model):
     type: Literal["hello"] = "hello"
     protocol_version: int = PROTOCOL_VERSION
     token: str | None = Field(default=None, min_length=1, max_length=256)
-    bot_name: str = Field(min_length=1, max_length=64)
-    client_version: str = Field(default="", max_length=64)
-    bot_version: str = Field(default="", max_length=64)
-    last_seq: NonNegativeInt | None = None
+    bot_name: BotName
+    client_version: VersionText = ""
+    bot_version: VersionText = ""
+    last_seq: int | None = Field(default=None, ge=0, le=SEQ_MAX)
 
 
 class Ready(_Model):

@@ -13,7 +13,7 @@ from pydantic import Field, NonNegativeInt, model_validator
 
 from protocol.wire import PROTOCOL_VERSION
 from protocol.wire.common import ErrorCode
-from protocol.wire.messages import EventJSON, Timing, _Model
+from protocol.wire.messages import BotName, EventJSON, Timing, _Model
 
 __all__ = [
     "SEED_MAX",
@@ -47,7 +47,7 @@ class SeatAssignment(_Model):
     the line protocol (``line``), or a bot built into the server (``builtin``)."""
 
     seat: int = Field(ge=0, le=3)
-    bot_name: str = Field(min_length=1, max_length=64)
+    bot_name: BotName
     transport: Literal["ws", "line", "builtin"] = "ws"
     command: list[str] | None = None
     """For ``line`` seats the server starts: the program and its arguments."""

@@ -70,15 +70,31 @@ from protocol.wire.messages import (
 )
 
 __all__ = [
+    "LOGGED_UNKNOWN",
     "Decision",
     "SequenceGapError",
     "VersionMismatchError",
     "WireClient",
     "WireServerSeat",
     "WireStateError",
+    "clip",
 ]
 
 log = logging.getLogger(__name__)
+
+LOGGED_UNKNOWN = 20
+"""Frames of unknown types logged per connection (as line seats log stray lines); the
+rest are ignored silently."""
+
+
+def clip(text: str, limit: int = 32) -> str:
+    """``text`` as shown in a log line or an error message: its ``repr``, cut to
+    ``limit`` characters (a peer chooses it, and may make it as long as a frame).
+
+    >>> clip("teleport"), clip("z" * 1000, 8)
+    ("'teleport'", "'zzzzzzzz'...")
+    """
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 class VersionMismatchError(WireError):
@@ -118,6 +134,7 @@ class WireClient:
         self.welcome: Welcome | None = None
         self._request: ActionRequest | None = None
         self._ids: dict[Action, int] = {}
+        self._unknown = 0
 
     def hello(self) -> str:
         """The ``hello`` frame (with ``last_seq`` once events were received)."""
@@ -165,7 +182,9 @@ class WireClient:
         try:
             msg = decode_server_frame(frame)
         except UnknownMessageError as exc:
-            log.warning("protocol v1: ignoring a message of unknown type %r", exc.type)
+            self._unknown += 1
+            if self._unknown <= LOGGED_UNKNOWN:
+                log.warning("protocol v1: ignoring a message of unknown type %s", clip(exc.type))
             return []
         handler = getattr(self, "_on_" + msg.type)
         return handler(msg)  # type: ignore[no-any-return]
@@ -314,6 +333,13 @@ class WireServerSeat:
         self.bot_version = ""
         self._log: list[str] = []
         self._out: list[str] = []
+        self._replay = self._replay_end = 0
+        """``_log[_replay:_replay_end]``: the events a resume has still to send."""
+        self._after: list[str] = []
+        """Frames queued behind the replay (in order, after it)."""
+        self._after_chars = 0
+        self._unknown = 0
+        """Frames of unknown types on this connection."""
         self._pending: _Pending | None = None
         self._settled: dict[str, Action | None] = {}
         """Every settled request id: the default applied if it timed out (a late reply is
@@ -327,27 +353,66 @@ class WireServerSeat:
     def connect(self) -> None:
         """A new connection for this seat: the next frame must be ``hello``."""
         self.connected, self.greeted = True, False
-        self._out.clear()
+        self._clear()
 
     def disconnect(self) -> None:
         """The connection dropped; the seat keeps being played by defaults (R17)."""
         self.connected = self.greeted = False
-        self._out.clear()
+        self._clear()
 
-    def data_to_send(self) -> list[str]:
-        """The frames to write now, in order (drains the queue)."""
+    def _clear(self) -> None:
+        self._out.clear()
+        self._after.clear()
+        self._replay = self._replay_end = self._after_chars = self._unknown = 0
+
+    def data_to_send(self, max_replay: int | None = None) -> list[str]:
+        """The frames to write now, in order (drains the queue).
+
+        A resume's replay (every event after ``last_seq``: a whole match may be
+        megabytes) is part of them; with ``max_replay`` only about that many characters
+        of it are (at least one frame, none if 0), and the frames after it wait. Call
+        again as the peer reads, while :attr:`replaying`."""
         out, self._out = self._out, []
+        start, end = self._replay, self._replay_end
+        if start < end:
+            stop = end
+            if max_replay is not None:
+                stop, size, frames = start, 0, self._log
+                while stop < end and size < max_replay:
+                    size += len(frames[stop])
+                    stop += 1
+            out += self._log[start:stop]
+            self._replay = stop
+            if stop == end:
+                out += self._after
+                self._after = []
+                self._replay = self._replay_end = self._after_chars = 0
         return out
+
+    @property
+    def replaying(self) -> bool:
+        """Whether a resume's replay is still being sent (see :meth:`data_to_send`)."""
+        return self._replay < self._replay_end
+
+    @property
+    def held(self) -> int:
+        """Characters of the frames waiting behind the replay (0 when not replaying)."""
+        return self._after_chars
+
+    def _queue(self, frame: str) -> None:
+        if self._replay < self._replay_end:
+            self._after.append(frame)
+            self._after_chars += len(frame)
+        else:
+            self._out.append(frame)
 
     def _send(self, frame: str) -> None:
         if self.connected and self.greeted:
-            self._out.append(frame)
+            self._queue(frame)
 
     def _error(self, code: ErrorCode, message: str, *, fatal: bool = False) -> None:
         if self.connected:
-            self._out.append(
-                encode(ErrorMsg(seq=self.seq, code=code, message=message, fatal=fatal))
-            )
+            self._queue(encode(ErrorMsg(seq=self.seq, code=code, message=message, fatal=fatal)))
         if fatal:
             self.greeted = False
 
@@ -422,7 +487,21 @@ class WireServerSeat:
         try:
             msg = decode_client_frame(frame)
         except UnknownMessageError as exc:
-            log.warning("protocol v1: ignoring a message of unknown type %r", exc.type)
+            self._unknown += 1
+            if self._unknown <= LOGGED_UNKNOWN:
+                log.warning(
+                    "table %s seat %d: ignoring a message of unknown type %s",
+                    self.table_id,
+                    self.seat,
+                    clip(exc.type),
+                )
+            elif self._unknown == LOGGED_UNKNOWN + 1:
+                log.warning(
+                    "table %s seat %d: more messages of unknown types on this connection,"
+                    " not logged",
+                    self.table_id,
+                    self.seat,
+                )
             return None
         except WireDecodeError as exc:
             return self._malformed(frame, exc)
@@ -475,10 +554,13 @@ class WireServerSeat:
             config=self.config,
             resumed=resumed,
         )
+        if self._replay < self._replay_end:  # a second hello while replaying: finish first
+            self._out = self.data_to_send()
         self._out.append(encode(welcome))
-        self._out.extend(self._log[last:])
+        if last < len(self._log):  # sent in pieces by data_to_send(max_replay)
+            self._replay, self._replay_end = last, len(self._log)
         if self._pending is not None:
-            self._out.append(self._request_frame(now))
+            self._queue(self._request_frame(now))
 
     def _reply(self, msg: Reply, now: float) -> Decision | None:
         pending = self._pending

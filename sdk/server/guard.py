@@ -17,7 +17,10 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
 * an address one of whose WebSocket connections was cut off here for abuse (too many
   pings, not reading) is barred for ``abuse_cooldown`` seconds: its new connections are
   closed on accept, before any parsing, so reconnecting in a loop costs the server
-  next to nothing (its other open connections are left alone).
+  next to nothing (its other open connections are left alone);
+* a socket closed while it still holds data its peer has not read stays counted (it
+  is still open, with its buffer) and is aborted ``linger`` seconds later: a peer that
+  never reads cannot keep closed sockets, and their buffers, forever.
 
 :class:`AcceptLog` rate-limits the event loop's reports of failed ``accept()`` calls
 (file descriptors exhausted): one line per interval with a count, not a traceback each.
@@ -40,11 +43,13 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import struct
 import time
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -52,7 +57,16 @@ from websockets.protocol import State
 
 from sdk.server.security import TokenBucket
 
-__all__ = ["SEND_NOW", "AcceptLog", "ConnectionGuard", "protocol_classes", "text_frame"]
+__all__ = [
+    "BEHIND",
+    "SEND_NOW",
+    "SOCKET",
+    "AcceptLog",
+    "ConnectionGuard",
+    "SocketControl",
+    "protocol_classes",
+    "text_frame",
+]
 
 log = logging.getLogger("sdk.server.guard")
 
@@ -66,17 +80,63 @@ def _address(transport: Any) -> str:
     return str(peer[0]) if peer else "?"
 
 
+def _unsent(transport: Any) -> int:
+    """Bytes the transport holds for its peer (0 if it cannot say)."""
+    size = getattr(transport, "get_write_buffer_size", None)
+    try:
+        return int(size()) if size is not None else 0
+    except (OSError, RuntimeError, AttributeError):
+        return 0
+
+
+try:  # the kernel's send queue of a socket (Linux: SIOCOUTQ, the same number)
+    import fcntl
+    import termios
+
+    _OUTQ: int | None = termios.TIOCOUTQ
+except (ImportError, AttributeError):  # pragma: no cover - not Linux
+    _OUTQ = None
+
+
+def _kernel_unsent(transport: Any) -> int:
+    """Bytes the kernel still holds for the peer of ``transport``'s socket (0 where the
+    system cannot say): on a loopback connection it takes megabytes the peer never read."""
+    sock = transport.get_extra_info("socket")
+    if _OUTQ is None or sock is None:
+        return 0
+    with contextlib.suppress(OSError, ValueError, TypeError):
+        return int(struct.unpack("i", fcntl.ioctl(sock.fileno(), _OUTQ, b"\0\0\0\0"))[0])
+    return 0
+
+
+BEHIND = 16 * 1024
+"""Bytes a WebSocket peer may leave unread (in the transport and the kernel) and still
+count as reading: one further behind is dropped, not closed gracefully, when it is
+replaced, cut off, or silent past a timeout."""
+
+
 class ConnectionGuard:
     """Counts open sockets (HTTP, WebSocket and line-protocol TCP) in total and per
     peer address. Sockets are tracked by transport; closed ones are pruned lazily, so
     no close hook is needed."""
 
     def __init__(
-        self, max_connections: int, max_per_address: int, abuse_cooldown: float = 2.0
+        self,
+        max_connections: int,
+        max_per_address: int,
+        abuse_cooldown: float = 2.0,
+        linger: float = 2.0,
     ) -> None:
         self.max_connections = max_connections
         self.max_per_address = max_per_address
         self.abuse_cooldown = abuse_cooldown
+        self.linger = linger
+        """Seconds a closed socket may keep unsent data before it is aborted."""
+        self.aborted = 0
+        """Closed sockets aborted so far because their peer did not take their data."""
+        self._lingering: dict[int, float] = {}
+        """Closed sockets still holding data -> since when (``time.monotonic``)."""
+        self._sweeper: asyncio.TimerHandle | None = None
         self._open: dict[int, tuple[Any, str]] = {}
         self._per_address: Counter[str] = Counter()
         self._barred: dict[str, float] = {}
@@ -110,10 +170,53 @@ class ConnectionGuard:
         return len(self._open)
 
     def _prune(self) -> None:
-        gone = [key for key, (t, _) in self._open.items() if t.is_closing()]
+        """Forget sockets that are gone: closed with nothing left to send (a closed
+        socket with unsent data is still open, and counts)."""
+        gone = [key for key, (t, _) in self._open.items() if t.is_closing() and not _unsent(t)]
         for key in gone:
             _, address = self._open.pop(key)
             self._per_address[address] -= 1
+            self._lingering.pop(key, None)
+
+    def sweep(self, now: float | None = None) -> int:
+        """Abort the sockets closed ``linger`` seconds ago or more that still hold data
+        their peer has not read; returns how many. Runs every ``linger / 2`` seconds
+        (at most 1 s) while sockets are open."""
+        now = time.monotonic() if now is None else now
+        lingering, aborted = self._lingering, 0
+        for key, (transport, _) in list(self._open.items()):
+            if not transport.is_closing() or not _unsent(transport):
+                lingering.pop(key, None)
+                continue
+            since = lingering.setdefault(key, now)
+            if now - since >= self.linger:
+                lingering.pop(key, None)
+                transport.abort()
+                aborted += 1
+        for key in [k for k in lingering if k not in self._open]:
+            del lingering[key]
+        if aborted:
+            self.aborted += aborted
+            log.info(
+                "%d closed connection(s) aborted: their peers did not read what was left",
+                aborted,
+            )
+        return aborted
+
+    def _schedule(self) -> None:
+        if self._sweeper is not None or self.linger <= 0:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._sweeper = loop.call_later(min(1.0, max(0.05, self.linger / 2)), self._sweep)
+
+    def _sweep(self) -> None:
+        self._sweeper = None
+        self.sweep()
+        if self._open:
+            self._schedule()
 
     def admit(self, transport: Any) -> bool:
         """Whether a new socket may stay open (it is counted if so)."""
@@ -147,6 +250,7 @@ class ConnectionGuard:
                 return False
         self._open[key] = (transport, address)
         self._per_address[address] += 1
+        self._schedule()
         return True
 
     def release(self, transport: Any) -> None:
@@ -154,6 +258,7 @@ class ConnectionGuard:
         entry = self._open.pop(id(transport), None)
         if entry is not None:
             self._per_address[entry[1]] -= 1
+            self._lingering.pop(id(transport), None)
 
 
 class AcceptLog:
@@ -199,6 +304,20 @@ class AcceptLog:
 SEND_NOW = "taimahjong.send_now"
 """The WebSocket scope key of the connection's ``send_now(texts) -> bool`` (the
 server's own shortcut around ASGI's one-message-per-coroutine ``send``)."""
+
+SOCKET = "taimahjong.socket"
+"""The WebSocket scope key of the connection's :class:`SocketControl`."""
+
+
+class SocketControl(Protocol):
+    """What the app may ask of a WebSocket connection's socket beyond ASGI."""
+
+    @property
+    def behind(self) -> bool:
+        """Whether the peer is more than :data:`BEHIND` bytes behind."""
+
+    def abort(self) -> None:
+        """Drop the connection at once, discarding what it has not sent."""
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -279,6 +398,23 @@ def protocol_classes(
             scope = getattr(self, "scope", None)
             if scope is not None:  # the app may write frames at once (see send_now)
                 scope[SEND_NOW] = self.send_now
+                scope[SOCKET] = self
+
+        def backlog(self) -> int:
+            """Bytes written for the peer that it has not taken: in the transport's
+            buffer and the kernel's (this turn's batch, not written yet, is not
+            counted)."""
+            return _unsent(self.transport) + _kernel_unsent(self.transport)
+
+        @property
+        def behind(self) -> bool:
+            """Whether the peer is more than :data:`BEHIND` bytes behind."""
+            return self.backlog() > BEHIND
+
+        def abort(self) -> None:
+            """Drop the connection now, with what it has not sent."""
+            self._batch = []
+            self.transport.abort()
 
         def send_now(self, texts: Sequence[str]) -> bool:
             """Queue text frames for this turn's single socket write, without a
@@ -312,15 +448,40 @@ def protocol_classes(
                     return
             self._flush()
             await super().send(message)
-            if message["type"] == "websocket.close" and message.get("code") in HANG_UP:
-                self._hang_up()
+            if message["type"] == "websocket.close":
+                if message.get("code") in HANG_UP:
+                    self._hang_up()
+                elif self.close_timer is not None:
+                    self.close_timer.cancel()
+                    self.close_timer = self.loop.call_later(self.close_timeout, self._unanswered)
 
         def _hang_up(self) -> None:
             """Close the socket once the close frame is out, without waiting for the
             peer's close reply: a flooder that never reads would never send it, and the
-            server would read (and discard) its flood until the close timeout."""
-            if not self.transport.is_closing():
+            server would read (and discard) its flood until the close timeout. A peer
+            that is behind is dropped at once: a close would keep its unread data."""
+            if self.behind:
+                self.transport.abort()
+            elif not self.transport.is_closing():
                 self.transport.close()
+
+        def _unanswered(self) -> None:
+            """No close reply within the close timeout: close, or drop a peer that has
+            not even read what it was sent."""
+            self.close_timer = None
+            if self.behind:
+                self.transport.abort()
+            else:
+                self.transport.close()
+
+        def keepalive_timeout(self) -> None:
+            """No pong in time: as uvicorn does (close), but a peer that does not read
+            is dropped (a close would keep its unread data)."""
+            if self.behind and not self.close_sent and not self.transport.is_closing():
+                self.pong_timer = None
+                self.transport.abort()
+                return
+            super().keepalive_timeout()
 
         def _flush(self) -> None:
             self._flush_soon = False

@@ -47,6 +47,9 @@ _LOGGED_STRAYS = 20
 """Lines outside any ask logged per line seat (start-up noise, strays); the rest are
 counted and dropped."""
 
+REPLAY_PIECE = 1 << 16
+"""Characters of a resume's replay handed to a connection at a time (as it drains)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Ask:
@@ -77,7 +80,12 @@ class TableContext(Protocol):
 
 
 class FrameSink(Protocol):
-    """A WebSocket connection as a seat sees it: frames out, and close."""
+    """A WebSocket connection as a seat sees it: frames out, and close.
+
+    A sink may also have ``pull(source, held)``: it then takes a resume's replay (which
+    may be megabytes) from ``source()`` a piece at a time as its peer reads, instead of
+    all at once through :meth:`send`; ``held`` is how many characters of frames wait
+    behind the replay (counted against its outbox limit)."""
 
     def send(self, frames: Sequence[str]) -> None:
         """Queue frames to write, in order (never blocks)."""
@@ -311,9 +319,26 @@ class WsSeat(Seat):
             self.conn.close(1000, "match over")
 
     def _flush(self) -> None:
-        frames = self.wire.data_to_send()
-        if frames and self.conn is not None:
-            self.conn.send(frames)
+        wire, conn = self.wire, self.conn
+        pull = getattr(conn, "pull", None)
+        if pull is None:  # no connection, or a sink that takes everything at once
+            frames = wire.data_to_send()
+            if frames and conn is not None:
+                conn.send(frames)
+            return
+        assert conn is not None
+        frames = wire.data_to_send(0)  # never the replay: the connection pulls it
+        if frames:
+            conn.send(frames)
+        if wire.replaying:
+            pull(lambda: self._replay_piece(conn), wire.held)
+
+    def _replay_piece(self, conn: FrameSink) -> list[str]:
+        """The next piece of the replay for ``conn`` (empty once it is sent, or when
+        ``conn`` no longer holds the seat)."""
+        if self.conn is not conn or not self.wire.replaying:
+            return []
+        return self.wire.data_to_send(REPLAY_PIECE)
 
 
 # --- line protocol ---------------------------------------------------------------------

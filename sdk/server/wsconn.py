@@ -14,7 +14,13 @@ forms. Then every frame goes to the seat, with these limits around it:
 
 Frames go straight into the socket's buffer while the client reads (one write per
 loop turn); for a client that does not, they wait in the outbox of a writer task, so a
-slow client never stalls its table.
+slow client never stalls its table. A resume's replay (up to a whole match) is pulled
+from the seat's log a piece at a time as the client reads it, so it never sits in the
+server's buffers whole.
+
+A connection that is replaced by a newer one with its token, or cut off for not
+reading, is dropped at once (``transport.abort()``) if the client is behind: a graceful
+close would keep its socket and unsent data until a client that never reads read them.
 """
 
 from __future__ import annotations
@@ -29,10 +35,11 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from protocol.wire import PROTOCOL_VERSION
-from protocol.wire.codec import WireDecodeError, decode_client_frame, encode
+from protocol.wire.codec import UnknownMessageError, WireDecodeError, decode_client_frame, encode
 from protocol.wire.common import ErrorCode
 from protocol.wire.messages import ErrorMsg, Hello
-from sdk.server.guard import SEND_NOW
+from protocol.wire.session import clip
+from sdk.server.guard import HANG_UP, SEND_NOW, SOCKET, SocketControl
 from sdk.server.lobby import Entrant, LobbyFullError
 from sdk.server.records import Clock
 from sdk.server.seats import WsSeat
@@ -69,11 +76,25 @@ class WsConnection:
         self._out: deque[str] = deque()
         self._queued = 0
         """Characters queued in ``_out``."""
+        self._pull: Callable[[], list[str]] | None = None
+        """Where the rest of a resume's replay comes from, a piece at a time."""
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
+        self._hard = False
+        """Closing for cause: nothing more is sent (no more of a replay)."""
         self._send_now: Callable[[Sequence[str]], bool] | None = websocket.scope.get(SEND_NOW)
         """The socket's direct write (:data:`~sdk.server.guard.SEND_NOW`), if served
         by :func:`~sdk.server.guard.protocol_classes`."""
+        self._socket: SocketControl | None = websocket.scope.get(SOCKET)
+        """The socket itself (:data:`~sdk.server.guard.SOCKET`): what it has not sent,
+        and abort."""
+
+    @property
+    def behind(self) -> bool:
+        """Whether the client is behind: more than :data:`~sdk.server.guard.BEHIND`
+        bytes sent to it that it has not taken."""
+        sock = self._socket
+        return sock is not None and sock.behind
 
     def send(self, frames: Sequence[str]) -> None:
         """Send ``frames`` to the client: written at once when nothing is queued and
@@ -81,16 +102,50 @@ class WsConnection:
         if self._close is not None or self.closed:
             return
         send_now = self._send_now
-        if send_now is not None and not self._out and send_now(frames):
+        if send_now is not None and not self._out and self._pull is None and send_now(frames):
             return
         self._out.extend(frames)
         self._queued += sum(map(len, frames))
-        if len(self._out) > self.max_outbox or self._queued > self.max_outbox_bytes:
-            log.warning("a client does not read its frames; closing its connection")
-            self._out.clear()
-            self._queued = 0
-            self._close = (CLOSE_POLICY, "not reading")
+        self._check()
         self._wake.set()
+
+    def pull(self, source: Callable[[], list[str]], held: int) -> None:
+        """Take a resume's replay from ``source()`` a piece at a time as the client
+        reads (after what is queued now); ``held`` characters of frames wait behind it
+        in the seat and count against the outbox limit."""
+        if self._close is not None or self.closed:
+            return
+        if self._pull is None:
+            self._pull = source
+        self._check(held)
+        self._wake.set()
+
+    def _check(self, held: int = 0) -> None:
+        if len(self._out) > self.max_outbox or self._queued + held > self.max_outbox_bytes:
+            log.warning("a client does not read its frames; closing its connection")
+            self.abort("not reading")
+
+    def abort(self, reason: str = "aborted") -> None:
+        """Drop the connection now with what it has not sent: for a client that does
+        not read, whose socket a graceful close would keep open (and its buffers)."""
+        self._out.clear()
+        self._queued = 0
+        self._pull = None
+        self._hard = True
+        if self._close is None:
+            self._close = (CLOSE_POLICY, reason)
+        if self._socket is not None:
+            self._socket.abort()
+        self._wake.set()
+
+    def replaced(self) -> None:
+        """A newer connection took the seat with its token: tell this client, or drop
+        it at once if it is behind."""
+        if self.behind:
+            self.abort("replaced by a new connection")
+            return
+        self.error(ErrorCode.CONFLICT, "a new connection presented this seat's token")
+        self.close(CLOSE_POLICY, "replaced by a new connection")
 
     def grant(self) -> None:
         """Allow the client one more frame beyond the rate (an answer the server asked for)."""
@@ -101,22 +156,41 @@ class WsConnection:
         self.send([encode(ErrorMsg(seq=0, code=code, message=message, fatal=fatal))])
 
     def close(self, code: int = 1000, reason: str = "") -> None:
-        """Close the connection with ``code`` and ``reason``."""
+        """Close the connection with ``code`` and ``reason``: after what is queued (and
+        the rest of a replay), or at once for cause (``code`` 1008, 1009) when the
+        client is behind."""
         if self._close is None:
             self._close = (code, reason)
+        if code in HANG_UP:
+            self._hard = True
+            self._pull = None
+            if self.behind:
+                self.abort(reason)
         self._wake.set()
 
     async def write(self) -> None:
-        """The writer task: send queued frames in order, then close when asked."""
+        """The writer task: send queued frames in order, then the replay's pieces as
+        the client takes them, then close when asked."""
         ws = self.websocket
         try:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
-                while self._out:
-                    frame = self._out.popleft()
-                    self._queued -= len(frame)
-                    await ws.send_text(frame)
+                while True:
+                    while self._out:
+                        frame = self._out.popleft()
+                        self._queued -= len(frame)
+                        await ws.send_text(frame)  # waits while the socket is full
+                    pull = self._pull
+                    if pull is None or self._hard:
+                        break
+                    piece = pull()
+                    if not piece:
+                        self._pull = None
+                        break
+                    self._out.extend(piece)
+                    self._queued += sum(map(len, piece))
+                    await asyncio.sleep(0)  # the last piece reaches the socket (or fills it)
                 if self._close is not None:
                     with contextlib.suppress(RuntimeError):
                         await ws.close(*self._close)
@@ -146,8 +220,9 @@ async def serve_ws(server: TournamentServer, websocket: WebSocket) -> None:
         conn.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(writer, 5.0)
-        if not writer.done():
+        if not writer.done():  # the client does not read what is left: drop it
             writer.cancel()
+            conn.abort()
 
 
 class _Session:
@@ -194,8 +269,9 @@ class _Session:
         if old is not None:  # the token's holder is back on a new connection: it wins
             seat.detach(old)
             if isinstance(old, WsConnection):
-                old.error(ErrorCode.CONFLICT, "a new connection presented this seat's token")
-            old.close(CLOSE_POLICY, "replaced by a new connection")
+                old.replaced()
+            else:
+                old.close(CLOSE_POLICY, "replaced by a new connection")
         if not seat.attach(self.conn, first, Clock.now()):
             return
         self.seat = seat
@@ -227,6 +303,9 @@ class _Session:
     def _hello(self, frame: str | bytes) -> Hello | None:
         try:
             msg = decode_client_frame(frame)
+        except UnknownMessageError as exc:  # its type may be as long as a frame
+            self.conn.error(ErrorCode.MALFORMED, f"unknown message type {clip(exc.type)}")
+            return None
         except WireDecodeError as exc:
             self.conn.error(ErrorCode.MALFORMED, exc.reason)
             return None
