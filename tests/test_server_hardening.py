@@ -24,6 +24,7 @@ import httpx
 import pytest
 import websockets
 from server_bots.slow_bot import DELAY as SLOW_DELAY
+from socket_helpers import closed_within
 
 from protocol.wire import WireClient
 from sdk.arena.loader import load_bot
@@ -349,19 +350,6 @@ async def _raw(
     return await asyncio.open_connection(sock=sock)
 
 
-async def _closed_within(reader: asyncio.StreamReader, seconds: float) -> bool:
-    """Whether the server closes the connection within ``seconds`` (data is skipped)."""
-    try:
-        async with asyncio.timeout(seconds):
-            while await reader.read(65536):
-                pass
-    except TimeoutError:
-        return False
-    except ConnectionError:
-        pass
-    return True
-
-
 def _frame(opcode: int, payload: bytes) -> bytes:
     """A masked client WebSocket frame."""
     mask = os.urandom(4)
@@ -408,9 +396,9 @@ async def test_an_address_cut_off_for_abuse_is_barred_for_a_while(tmp_path: Path
         reader, writer = await _upgrade(server, source="127.0.0.2")
         writer.write(_frame(0x9, b"p") * 100)  # far more pings than a keepalive needs
         await writer.drain()
-        assert await _closed_within(reader, 5)
+        assert await closed_within(reader, 5)
         again, _ = await _raw(server, "127.0.0.2")
-        assert await _closed_within(again, 2)  # closed on accept, before any parsing
+        assert await closed_within(again, 2)  # closed on accept, before any parsing
         async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
             assert (await http.get("/v1/health")).status_code == 200  # others unaffected
         local = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
@@ -457,7 +445,7 @@ async def test_a_client_that_pings_and_never_reads_is_cut_off(tmp_path: Path) ->
                     await writer.drain()
                     await asyncio.sleep(0)
         with contextlib.suppress(ConnectionError):
-            cut = await _closed_within(reader, 2)
+            cut = await closed_within(reader, 2)
         assert cut and server.server.guard.open == 0
 
 
@@ -502,8 +490,8 @@ async def test_connections_that_never_speak_are_closed(tmp_path: Path) -> None:
         silent, _ = await _raw(server)
         slow, slow_writer = await _raw(server)
         slow_writer.write(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")  # never finished
-        assert await _closed_within(silent, 3)
-        assert await _closed_within(slow, 3)
+        assert await closed_within(silent, 3)
+        assert await closed_within(slow, 3)
 
 
 async def test_connections_are_capped_in_total_and_per_address(tmp_path: Path) -> None:
@@ -511,13 +499,13 @@ async def test_connections_are_capped_in_total_and_per_address(tmp_path: Path) -
     async with running_server(config) as server:
         held = [await _raw(server) for _ in range(3)]
         over, _ = await _raw(server)
-        assert await _closed_within(over, 2)
+        assert await closed_within(over, 2)
         local = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
         async with httpx.AsyncClient(base_url=server.url, transport=local, timeout=5) as http:
             assert (await http.get("/v1/health")).status_code == 200
         held += [await _raw(server, "127.0.0.3") for _ in range(3)]
         full, _ = await _raw(server, "127.0.0.4")
-        assert await _closed_within(full, 2)
+        assert await closed_within(full, 2)
         assert server.server.guard.refused == 2 and len(held) == 6
 
 

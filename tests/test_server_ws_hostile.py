@@ -25,6 +25,7 @@ import pytest
 import websockets
 from pydantic import ValidationError
 from server_bots.wsbot import play_ws
+from socket_helpers import closed_within
 
 from protocol.actions import Action
 from protocol.events import Discard, Draw
@@ -114,18 +115,6 @@ def _server_sockets(server: ServerHandle) -> list[tuple[Any, str]]:
     return list(server.server.guard._open.values())
 
 
-async def _closed_within(reader: asyncio.StreamReader, seconds: float) -> bool:
-    try:
-        async with asyncio.timeout(seconds):
-            while await reader.read(65536):
-                pass
-    except TimeoutError:
-        return False
-    except ConnectionError:
-        pass
-    return True
-
-
 # -- 1: a resume's replay --------------------------------------------------------------------
 
 
@@ -155,7 +144,7 @@ async def test_a_resume_that_does_not_read_holds_one_piece_and_is_dropped_when_r
             held = [t.get_write_buffer_size() for t, _ in _server_sockets(server)]
             assert max(held) < bound, (held, replay)
         for old, _ in mine[:-1]:  # replaced while behind: aborted at once, buffers freed
-            assert await _closed_within(old, 2)
+            assert await closed_within(old, 2)
         ours = {w.get_extra_info("sockname") for _, w in mine}
         left = [t for t, _ in _server_sockets(server) if t.get_extra_info("peername") in ours]
         assert len(left) == 1 and not left[0].is_closing()

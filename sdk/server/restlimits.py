@@ -180,24 +180,18 @@ class RestLimits:
         await send(body)
 
     async def _timed_out(self, send: Send) -> None:
-        start, body = _error_response(
-            408,
-            "malformed",
-            f"a request body must arrive within {self.body_timeout:g} s",
-            [(b"connection", b"close")],
-        )
-        await send(start)
-        await send(body)
+        await _close_with(send, 408, f"a request body must arrive within {self.body_timeout:g} s")
 
     async def _too_large(self, send: Send) -> None:
-        start, body = _error_response(
-            413,
-            "malformed",
-            f"a body has at most {self.max_body} bytes",
-            [(b"connection", b"close")],
-        )
-        await send(start)
-        await send(body)
+        await _close_with(send, 413, f"a body has at most {self.max_body} bytes")
+
+
+async def _close_with(send: Send, status: int, message: str) -> None:
+    """Answer ``status`` with code ``malformed`` and ``message``, closing the connection
+    (what is left of the body is never read)."""
+    start, body = _error_response(status, "malformed", message, [(b"connection", b"close")])
+    await send(start)
+    await send(body)
 
 
 def _content_length(scope: Scope) -> int | None:
