@@ -7,12 +7,9 @@ Servers bind 127.0.0.1 on ephemeral ports; every attack here is small and bounde
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import json
 import logging
-import os
-import socket
 import struct
 import subprocess
 import sys
@@ -24,7 +21,7 @@ import httpx
 import pytest
 import websockets
 from server_bots.slow_bot import DELAY as SLOW_DELAY
-from socket_helpers import closed_within
+from socket_helpers import closed_within, raw_socket, upgraded, ws_frame
 
 from protocol.wire import WireClient
 from sdk.arena.loader import load_bot
@@ -338,42 +335,6 @@ async def test_the_sdk_keeps_knocking_while_the_seat_is_held() -> None:
 # -- raw sockets, for clients no library would be --------------------------------------------
 
 
-async def _raw(
-    server: ServerHandle, source: str = "127.0.0.1", rcvbuf: int | None = None
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    if rcvbuf is not None:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    sock.bind((source, 0))
-    sock.setblocking(False)
-    await asyncio.get_running_loop().sock_connect(sock, (server.host, server.port))
-    return await asyncio.open_connection(sock=sock)
-
-
-def _frame(opcode: int, payload: bytes) -> bytes:
-    """A masked client WebSocket frame."""
-    mask = os.urandom(4)
-    head = bytes([0x80 | opcode])
-    n = len(payload)
-    head += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n)
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-
-async def _upgrade(
-    server: ServerHandle, rcvbuf: int | None = None, source: str = "127.0.0.1"
-) -> tuple:
-    reader, writer = await _raw(server, source, rcvbuf=rcvbuf)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        f"GET /v1/ws HTTP/1.1\r\nHost: {server.host}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
-    )
-    head = await reader.readuntil(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101"), head
-    return reader, writer
-
-
 # -- cheap to attack: floods are found out, abusers are barred for a while ------------------
 
 
@@ -393,11 +354,11 @@ def test_a_throttled_flooder_is_found_out_and_an_honest_burst_is_not() -> None:
 
 async def test_an_address_cut_off_for_abuse_is_barred_for_a_while(tmp_path: Path) -> None:
     async with running_server(_config(tmp_path, abuse_cooldown=1.0)) as server:
-        reader, writer = await _upgrade(server, source="127.0.0.2")
-        writer.write(_frame(0x9, b"p") * 100)  # far more pings than a keepalive needs
+        reader, writer = await upgraded(server, source="127.0.0.2")
+        writer.write(ws_frame(0x9, b"p") * 100)  # far more pings than a keepalive needs
         await writer.drain()
         assert await closed_within(reader, 5)
-        again, _ = await _raw(server, "127.0.0.2")
+        again, _ = await raw_socket(server, "127.0.0.2")
         assert await closed_within(again, 2)  # closed on accept, before any parsing
         async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
             assert (await http.get("/v1/health")).status_code == 200  # others unaffected
@@ -417,7 +378,7 @@ async def test_an_address_cut_off_for_abuse_is_barred_for_a_while(tmp_path: Path
 
 async def test_rest_bodies_are_limited_while_they_are_read(server: ServerHandle) -> None:
     for chunked in (False, True):
-        reader, writer = await _raw(server)
+        reader, writer = await raw_socket(server)
         length = "Transfer-Encoding: chunked" if chunked else "Content-Length: 100000000"
         writer.write(
             f"POST /v1/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -435,8 +396,8 @@ async def test_rest_bodies_are_limited_while_they_are_read(server: ServerHandle)
 
 async def test_a_client_that_pings_and_never_reads_is_cut_off(tmp_path: Path) -> None:
     async with running_server(_config(tmp_path, max_write_buffer=1 << 16)) as server:
-        reader, writer = await _upgrade(server, rcvbuf=4096)
-        ping = _frame(0x9, b"p" * 125)
+        reader, writer = await upgraded(server, rcvbuf=4096)
+        ping = ws_frame(0x9, b"p" * 125)
         cut = False
         with contextlib.suppress(TimeoutError, ConnectionError):
             async with asyncio.timeout(8):
@@ -487,8 +448,8 @@ async def test_a_finished_table_keeps_its_status_but_not_its_referee_state(
 
 async def test_connections_that_never_speak_are_closed(tmp_path: Path) -> None:
     async with running_server(_config(tmp_path, handshake_timeout=0.3)) as server:
-        silent, _ = await _raw(server)
-        slow, slow_writer = await _raw(server)
+        silent, _ = await raw_socket(server)
+        slow, slow_writer = await raw_socket(server)
         slow_writer.write(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")  # never finished
         assert await closed_within(silent, 3)
         assert await closed_within(slow, 3)
@@ -497,14 +458,14 @@ async def test_connections_that_never_speak_are_closed(tmp_path: Path) -> None:
 async def test_connections_are_capped_in_total_and_per_address(tmp_path: Path) -> None:
     config = _config(tmp_path, max_connections=6, max_per_address=3, handshake_timeout=30.0)
     async with running_server(config) as server:
-        held = [await _raw(server) for _ in range(3)]
-        over, _ = await _raw(server)
+        held = [await raw_socket(server) for _ in range(3)]
+        over, _ = await raw_socket(server)
         assert await closed_within(over, 2)
         local = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
         async with httpx.AsyncClient(base_url=server.url, transport=local, timeout=5) as http:
             assert (await http.get("/v1/health")).status_code == 200
-        held += [await _raw(server, "127.0.0.3") for _ in range(3)]
-        full, _ = await _raw(server, "127.0.0.4")
+        held += [await raw_socket(server, "127.0.0.3") for _ in range(3)]
+        full, _ = await raw_socket(server, "127.0.0.4")
         assert await closed_within(full, 2)
         assert server.server.guard.refused == 2 and len(held) == 6
 
@@ -529,9 +490,9 @@ def test_accept_failures_are_logged_once_per_interval(caplog: pytest.LogCaptureF
 async def test_a_text_frame_that_is_not_utf8_closes_with_one_log_line(
     server: ServerHandle, caplog: pytest.LogCaptureFixture
 ) -> None:
-    reader, writer = await _upgrade(server)
+    reader, writer = await upgraded(server)
     with caplog.at_level(logging.INFO):
-        writer.write(_frame(0x1, b"\xff\xfe not utf-8"))
+        writer.write(ws_frame(0x1, b"\xff\xfe not utf-8"))
         await writer.drain()
         answer = await asyncio.wait_for(reader.read(64), 5)
         await asyncio.sleep(0.1)

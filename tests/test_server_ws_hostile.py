@@ -10,7 +10,6 @@ Servers bind 127.0.0.1 on ephemeral ports; every attack here is small and bounde
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import logging
 import os
@@ -25,7 +24,7 @@ import pytest
 import websockets
 from pydantic import ValidationError
 from server_bots.wsbot import play_ws
-from socket_helpers import closed_within
+from socket_helpers import closed_within, upgraded
 
 from protocol.actions import Action
 from protocol.events import Discard, Draw
@@ -92,19 +91,7 @@ async def _non_reader(server: ServerHandle) -> tuple[asyncio.StreamReader, async
     """A WebSocket client with a tiny receive buffer that will not read; the server's
     side of its socket gets a tiny send buffer too (else the kernel of a loopback
     connection takes megabytes, hiding what the server itself holds)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.setblocking(False)
-    await asyncio.get_running_loop().sock_connect(sock, (server.host, server.port))
-    reader, writer = await asyncio.open_connection(sock=sock)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        f"GET /v1/ws HTTP/1.1\r\nHost: {server.host}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
-    )
-    head = await reader.readuntil(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101"), head
+    reader, writer = await upgraded(server, rcvbuf=4096)
     me = writer.get_extra_info("sockname")
     (transport,) = [t for t, _ in _server_sockets(server) if t.get_extra_info("peername") == me]
     transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
