@@ -61,3 +61,19 @@ async def test_a_client_that_stays_still_gets_a_table(tmp_path: Path) -> None:
             assert len(server.server.tables) == 1
         finally:
             writer.close()
+
+
+async def test_a_first_line_over_the_limit_gets_no_seat(tmp_path: Path) -> None:
+    # it counted as "no token": the client took an open seat, or a lobby place
+    async with running_server(_config(tmp_path)) as server:
+        port = server.line_port
+        assert port
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(b"/token " + b"x" * (server.server.config.max_line_bytes + 10))
+            await writer.drain()
+            assert await asyncio.wait_for(reader.read(), 5) == b""  # closed, nothing sent
+            await asyncio.sleep(0.5)  # past the lobby's wait
+            assert not server.server.tables and not server.server.lobby.waiting
+        finally:
+            writer.close()

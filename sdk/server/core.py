@@ -588,8 +588,8 @@ class TournamentServer:
             flood_seconds=config.flood_seconds,
         )
         token = await self._line_token(channel)
-        if channel.gone:  # it left without a word: no seat, no lobby place
-            log.info("%s: closed before its first line", label)
+        if channel.gone:  # it left, or was cut off: no seat, no lobby place
+            log.info("%s: gone before it was seated", label)
             await channel.close()
             return
         if token is not None:
@@ -621,7 +621,11 @@ class TournamentServer:
         tokens say nothing before ``/start``."""
         try:
             line = await asyncio.wait_for(channel.read_line(), self.config.line_token_wait)
-        except (TimeoutError, LineTooLongError):
+        except TimeoutError:
+            return None
+        except LineTooLongError:  # not a program that lost its token: no seat for it
+            log.info("%s: its first line is over the limit; closing", channel.label)
+            await channel.close()
             return None
         if line is None or not line.startswith(LINE_TOKEN + " "):
             return None
