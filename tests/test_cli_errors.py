@@ -115,6 +115,11 @@ def _run(
         ),
         (
             _server,
+            ["--rest-body-timeout", "0", "--db", ":memory:"],
+            "python -m sdk.server: error: --rest-body-timeout must be positive, not 0.0 (see --help)",
+        ),
+        (
+            _server,
             ["--decision-ms", "1", "--db", ":memory:"],
             "python -m sdk.server: error: --decision-ms must be 10..600000, not 1 (see --help)",
         ),

@@ -139,6 +139,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rest-burst", type=int, default=d.rest_burst)
     p.add_argument(
+        "--rest-body-timeout",
+        type=float,
+        default=d.rest_body_timeout,
+        help="seconds a client has to send a whole REST body, else 408 (default %(default)s)",
+    )
+    p.add_argument(
         "--api-docs", action="store_true", help="serve /docs and /openapi.json (off by default)"
     )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
@@ -171,6 +177,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         max_per_address=args.max_per_address,
         rest_rate=args.rest_rate,
         rest_burst=args.rest_burst,
+        rest_body_timeout=args.rest_body_timeout,
     )
     for item in args.house:
         name, sep, spec = item.partition("=")
@@ -215,6 +222,8 @@ def _check(config: ServerConfig) -> None:
     for option, port in (("--port", config.port), ("--line-port", config.line_port)):
         if port is not None and not 0 <= port <= 65535:
             raise ValueError(f"{option} must be 0..65535, not {port}")
+    if not config.rest_body_timeout > 0:
+        raise ValueError(f"--rest-body-timeout must be positive, not {config.rest_body_timeout}")
     problem = timing_problem(config.lobby_decision_ms, config.lobby_startup_ms)
     if problem is not None:
         raise ValueError(
