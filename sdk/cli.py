@@ -48,8 +48,8 @@ Exit codes:
 1     the session failed: the server could not be reached, the connection was lost for
       good, or the server refused the session (bad token, seat taken, ...)
 2     usage error (bad options, a bot or opponent that cannot be loaded)
-3     protocol error: a mirror mismatch or an unreadable frame in strict mode, or a
-      protocol version mismatch
+3     protocol error: a mirror mismatch or an unreadable frame in strict mode, a
+      protocol version mismatch, or referee lines the session cannot go on from
 130   interrupted (Ctrl-C)
 ====  =================================================================================
 

@@ -256,7 +256,7 @@ class Session:
         try:
             items = self.codec.receive(frame)
         except self.codec.recoverable as exc:
-            if self.strict:
+            if self.strict or getattr(exc, "fatal", False):  # fatal: the session cannot go on
                 raise
             log.error("ignoring a frame that cannot be read: %s (%r)", exc, frame[:200])
             return

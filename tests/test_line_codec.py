@@ -141,7 +141,6 @@ BAD_REFEREE = {
     "/mo 1_10": "'1_10' is not a number",
     "/mo +110": "'+110' is not a number",
     "/hu 1": "needs the winning tile id",
-    "/close now": "expected /close",
     "/fly 1": "unknown command '/fly'",
     "/mo 110\n/mo 111": "one message per line",
     "/start MJ 1 名": "ASCII",

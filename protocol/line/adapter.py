@@ -158,6 +158,15 @@ class LineActionError(LineError):
     """The bot's action cannot answer the current ``/ask`` (not legal, or no ask)."""
 
 
+class LineSessionError(LineStateError):
+    """The referee's lines leave the session unable to go on (an ``/ask throw`` for a
+    hand the seat never got, a ``/start`` that moves the seat in the middle of a hand):
+    ``fatal``, so it ends the session as a protocol error even when unreadable lines are
+    otherwise skipped."""
+
+    fatal = True
+
+
 class LineReplyError(LineError):
     """A program's reply was refused; ``reason`` (:class:`RejectReason`) says why. The
     server applies the seat's R17 default and may report the reason."""
@@ -238,6 +247,12 @@ class LineClientAdapter:
             self._out.append("/ready")
             return []
         if isinstance(msg, StartLine):
+            view = self.view
+            if view is not None and msg.seat != self.seat and view.public.phase != OVER:
+                raise LineSessionError(
+                    f"/start moved the seat from {self.seat + 1} to {msg.seat + 1} "
+                    "in the middle of a hand"
+                )
             self.seat, self.hands_started = msg.seat, 0
             self.keeper.reset()
             return [SessionStart(msg.seat, msg.name)]
@@ -325,7 +340,7 @@ class LineClientAdapter:
         claim = view.public.phase == CLAIMS
         if not legal:  # the referee asks although our rules see nothing to decide
             log.warning("line protocol: /ask %s but no legal action in the seat's view", ask)
-            legal = tuple(DISCARD[k] for k in sorted(set(view.hand))) if not claim else (PASS,)
+            legal = _fallback_options(ask, view)
         if self._request is None:
             self._claim = claim
         offered = tuple(a for a in legal if _still_answerable(a, ask, claim)) or legal
@@ -995,3 +1010,18 @@ class LineTable:
         """Follow one referee event; the lines each line-protocol seat receives."""
         ids = self.tracker.apply(ev)
         return {s: seat.lines_for(ev, ids) for s, seat in self.seats.items()}
+
+
+def _fallback_options(ask: AskKind, view: SeatView) -> tuple[Action, ...]:
+    """What to offer the bot for an ``/ask`` our rules see nothing to decide on: by the
+    word the referee asked (a throw can never be passed), a discard of any kind held;
+    else a pass. Raises :class:`LineSessionError` for a throw with no tile known (the
+    seat's ``/initCard`` was never read): no answer would be a tile of its hand."""
+    if ask is not AskKind.THROW:
+        return (PASS,)
+    kinds = sorted(set(view.hand))
+    if not kinds:
+        raise LineSessionError(
+            "/ask throw, but the seat holds no tile it knows of (was its /initCard unreadable?)"
+        )
+    return tuple(DISCARD[k] for k in kinds)

@@ -633,7 +633,7 @@ REFEREE_COMMANDS: dict[str, Callable[[list[str]], object]] = {
     "/gong": _p_gong_seen,
     "/hu": _p_hu_seen,
     "/exit": _p_exit,
-    "/close": _no_args(lambda: ExitLine("close"), "/close"),
+    "/close": lambda a: ExitLine("close"),  # like /exit, with or without arguments
     "/ready": _no_args(ReadyLine, "/ready"),
 }
 """Parsers of the referee's lines, by command word."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import os
 import stat
 import threading
@@ -47,6 +48,8 @@ __all__ = [
     "run_tcp",
     "token_line",
 ]
+
+log = logging.getLogger(__name__)
 
 _LIMIT = 1 << 16
 """Longest line accepted (the protocol's lines are at most 255 characters)."""
@@ -160,7 +163,14 @@ class StreamChannel:
         while True:
             try:
                 raw = await self.reader.readline()
-            except (OSError, ValueError, asyncio.LimitOverrunError) as exc:
+            except (ValueError, asyncio.LimitOverrunError):  # over the stream's limit
+                log.warning(
+                    "dropped a line from the referee over %d bytes (what follows of it, "
+                    "up to its end, is read as a line of its own)",
+                    _LIMIT,
+                )
+                continue
+            except OSError as exc:
                 raise ChannelClosed(f"cannot read: {exc}") from exc
             if not raw:
                 raise ChannelClosed("end of input")
