@@ -10,7 +10,6 @@ a default (``late``, ``illegal``, ``malformed``, ``disconnected``).
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from pydantic import ValidationError
 
 from protocol.wire.messages import Timing
 from protocol.wire.rest import SeatAssignment, TableCreate
+from sdk.records import parse_text
 from sdk.rest import RestClient, RestError
 
 __all__ = ["MatchRun", "MatchSetupError", "play_matches"]
@@ -80,17 +80,20 @@ def _table(command: Sequence[str], run: MatchRun, hands: int, house: str, ms: in
 
 
 async def _decisions(rest: RestClient, run: MatchRun, match_id: str) -> None:
-    """Count how each of the program's decisions was settled, from the match's decision
-    records (``log.jsonl``; not a typed resource of :class:`RestClient`)."""
-    response = await rest.http.get(f"/v1/matches/{match_id}/log.jsonl")
+    """Count how each of the program's decisions was settled, from the match's game
+    record (``log.jsonl``, read by :func:`sdk.records.parse_text`; not a typed resource
+    of :class:`RestClient`)."""
+    path = f"/v1/matches/{match_id}/log.jsonl"
+    response = await rest.http.get(path)
     if response.is_error:
         raise RestError(response.status_code, response.text[:200] or "no body")
-    for record in map(json.loads, response.text.splitlines()):
-        if record["type"] == "decision" and record["seat"] == run.seat:
-            run.outcomes[record["outcome"]] += 1
-            if record["outcome"] not in _OWN:
-                raw = (record["raw"] or "").replace("\n", " | ")
-                run.faults.append(f"{record['outcome']}: {record['reason']} ({raw!r})")
+    for decision in parse_text(response.text, source=path).decisions:
+        if decision.seat == run.seat:
+            outcome = str(decision.outcome)
+            run.outcomes[outcome] += 1
+            if outcome not in _OWN:
+                raw = (decision.raw or "").replace("\n", " | ")
+                run.faults.append(f"{outcome}: {decision.reason} ({raw!r})")
 
 
 async def _play_one(rest: RestClient, table: TableCreate, run: MatchRun) -> None:
