@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from rich.console import Console, Group
 from rich.text import Text
 
+from protocol.cli import Parser
 from protocol.events import Event, project
 from sdk.records import Record
 from sdk.replay.source import (
@@ -42,10 +43,12 @@ from sdk.replay.text import decision_lines, describe, table_at, win_table
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m sdk.replay",
         description="Replay a game record in the terminal (keyboard stepping or printed).",
-        epilog="exit status: 0 done; 1 bad data (a truncated or corrupt record, another format version, a server that cannot be reached); 2 usage (bad arguments, no such file, a URL the server does not know)",
+        exit_codes="exit codes: 0 done; 1 bad data (a truncated or corrupt record, another "
+        "format version, a server that cannot be reached); 2 usage (bad arguments, no such "
+        "file, a URL the server does not know)",
     )
     p.add_argument("record", metavar="RECORD|URL", help="a record file or a server match URL")
     p.add_argument("--seat", type=int, choices=range(4), help="show what this seat saw")

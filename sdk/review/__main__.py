@@ -18,6 +18,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from protocol.cli import Parser
 from sdk.arena.loader import BotLoadError
 from sdk.replay.source import (
     EXIT_USAGE,
@@ -31,10 +32,12 @@ from sdk.review.reviewer import REFERENCE, review_record
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m sdk.review",
         description=__doc__.splitlines()[0],
-        epilog="exit status: 0 done; 1 bad data (a truncated or corrupt record, another format version, a server that cannot be reached); 2 usage (bad arguments, no such file, a URL the server does not know, a bot that cannot be loaded)",
+        exit_codes="exit codes: 0 done; 1 bad data (a truncated or corrupt record, another "
+        "format version, a server that cannot be reached); 2 usage (bad arguments, no such "
+        "file, a URL the server does not know, a bot that cannot be loaded)",
     )
     p.add_argument("record", metavar="RECORD|URL", help="a record file or a server match URL")
     p.add_argument("--seat", type=int, required=True, choices=range(4), help="the seat to review")
