@@ -16,26 +16,20 @@ Three perspectives, each holding only what it may know (nothing else is written 
 * ``spectator=True``: public information only (no concealed tile, no wall, no
   decision), what a live match may show while it runs.
 
+The frames are built one hand at a time (:func:`split_hands`, :func:`build_hand`), so
+a page can hold, or a server send, just the hand being looked at.
+
 >>> from protocol.match import Match
 >>> m = Match.new(seed=2, hands=1)
->>> frames = build_frames(m.events, names=("a", "b", "c", "d"))
->>> last = frames.steps[-1]
->>> len(frames.steps), last["wall"], [len(frames.seats[i]["hand"]) for i in last["seats"]]
-(6, 71, [16, 16, 16, 16])
->>> frames.seats[last["seats"][0]]["drawn"] is not None  # the dealer's 17th tile
-True
->>> spy = build_frames(m.events, names=("a", "b", "c", "d"), spectator=True)
->>> [spy.seats[i]["hand"] for i in spy.steps[-1]["seats"]]
+>>> hand = build_hand(m.events, names=("a", "b", "c", "d"), hand=0, spectator=True)
+>>> [hand.states[i]["hand"] for i in hand.steps[-1]["seats"]]
 [None, None, None, None]
->>> [spy.seats[i]["count"] for i in spy.steps[-1]["seats"]]
-[17, 16, 16, 16]
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from protocol.events import (
@@ -68,67 +62,134 @@ if TYPE_CHECKING:
     from sdk.records import Decision
 
 __all__ = [
-    "Frames",
+    "HandFrames",
     "build_decisions",
-    "build_frames",
+    "build_hand",
     "describe",
     "result_json",
+    "seen_count",
+    "split_hands",
 ]
 
 Frame = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Frames:
-    """The frames of a record as one perspective sees it.
+def split_hands(events: Sequence[Event]) -> list[int]:
+    """Where each hand's events begin: ``events[b[h]:b[h + 1]]`` is hand ``h`` (0-based)
+    from its :class:`HandStart` to the next one (the last also holds the match end; the
+    first anything before its start). A match not started yet is one empty hand.
 
-    ``steps[k]`` is the table after the ``k``-th event that perspective sees (``steps[0]``:
-    before any); events it does not see (another seat's :class:`Declined`) get no frame,
-    so not even their number shows. ``at[i]`` is the frame showing the table after the
-    record's first ``i`` events (for placing decisions). A frame's ``seats`` are four
-    indices into ``seats``: a seat's state is written once and shared by the frames
-    where it does not change, which keeps a 16-hand page small."""
-
-    steps: list[Frame]
-    seats: list[dict[str, Any]]
-    at: list[int]
+    >>> from protocol.match import Match
+    >>> split_hands(Match.new(seed=2, hands=1).events)
+    [0]
+    """
+    begins = [i for i, e in enumerate(events) if type(e) is HandStart]
+    if not begins or begins[0] != 0:
+        begins.insert(0, 0)
+    return begins
 
 
-def build_frames(
+class HandFrames:
+    """The frames of one hand as one perspective sees it, built event by event (the
+    live view feeds it as the match goes on).
+
+    ``steps[k]`` is the table after the ``k``-th event of the hand that perspective sees
+    (the first hand also has the table before any event); events it does not see
+    (another seat's :class:`Declined`) get no frame, so not even their number shows.
+    ``at[i]`` is the step showing the table after the hand's first ``i`` events (for
+    placing decisions). A frame's ``seats`` are four indices into ``states``: a seat's
+    state is written once and shared by the frames where it does not change.
+
+    A hand starts from its :class:`HandStart` alone (it carries the scores so far), so
+    any hand can be built without the ones before it.
+
+    >>> from protocol.match import Match
+    >>> m = Match.new(seed=2, hands=1)
+    >>> frames = HandFrames(names=("a", "b", "c", "d"), hand=0)
+    >>> for e in m.events:
+    ...     frames.feed(e)
+    >>> last = frames.steps[-1]
+    >>> len(frames.steps), last["wall"], [len(frames.states[i]["hand"]) for i in last["seats"]]
+    (6, 71, [16, 16, 16, 16])
+    >>> frames.states[last["seats"][0]]["drawn"] is not None  # the dealer's 17th tile
+    True
+    >>> spy = HandFrames(names=("a", "b", "c", "d"), hand=0, spectator=True)
+    >>> for e in m.events:
+    ...     spy.feed(e)
+    >>> [spy.states[i]["count"] for i in spy.steps[-1]["seats"]]
+    [17, 16, 16, 16]
+    """
+
+    def __init__(
+        self,
+        *,
+        names: Sequence[str],
+        hand: int,
+        seat: int | None = None,
+        spectator: bool = False,
+        wall: Sequence[int] | None = None,
+    ) -> None:
+        looker = NOBODY if spectator else seat
+        self._tracker = _Tracker(looker, names, wall if looker is None else None, hand)
+        self.steps: list[Frame] = [] if hand else [self._tracker.snapshot(None)]
+        self.at: list[int] = [len(self.steps) - 1]
+        self.states = self._tracker.states
+
+    def feed(self, event: Event) -> None:
+        """Add ``event`` (the next of the hand)."""
+        seen = self._tracker.apply(event)
+        if seen is not None:
+            self.steps.append(self._tracker.snapshot(seen))
+        self.at.append(len(self.steps) - 1)
+
+
+def build_hand(
     events: Sequence[Event],
     *,
     names: Sequence[str],
+    hand: int,
     seat: int | None = None,
     spectator: bool = False,
-    walls: Sequence[Sequence[int]] | None = None,
-) -> Frames:
-    """The frames of ``events`` (a whole match's, in order) for one perspective:
-    ``seat`` (``None``: every seat) or ``spectator`` (public information only; it
-    overrides ``seat``). ``walls`` (each hand's 136 tiles, front first; only with every
-    seat shown) adds to each frame the part of the wall still there, as ``wall_cut``."""
-    looker = NOBODY if spectator else seat
-    tracker = _Tracker(looker, names, walls if looker is None else None, events)
-    steps = [tracker.snapshot(None)]
-    at = [0]
+    wall: Sequence[int] | None = None,
+) -> HandFrames:
+    """The frames of one hand's ``events`` (see :func:`split_hands`) for one
+    perspective: ``seat`` (``None``: every seat) or ``spectator`` (public information
+    only; it overrides ``seat``). ``wall`` (the hand's 136 tiles, front first; used only
+    with every seat shown, and only when the deal and draws took exactly its tiles) adds
+    to each frame the part of the wall still there, as ``wall_cut``."""
+    shown = wall is not None and _wall_matches(wall, events)
+    frames = HandFrames(
+        names=names, hand=hand, seat=seat, spectator=spectator, wall=wall if shown else None
+    )
     for event in events:
-        seen = tracker.apply(event)
-        if seen is not None:
-            steps.append(tracker.snapshot(seen))
-        at.append(len(steps) - 1)
-    return Frames(steps, tracker.states, at)
+        frames.feed(event)
+    return frames
+
+
+def seen_count(events: Iterable[Event], seat: int | None = None, spectator: bool = False) -> int:
+    """How many of ``events`` a perspective sees (each is one step of the viewer).
+
+    >>> from protocol.match import Match
+    >>> seen_count(Match.new(seed=2, hands=1).events, spectator=True)
+    5
+    """
+    looker = NOBODY if spectator else seat
+    if looker is None:
+        return sum(1 for _ in events)
+    return sum(1 for e in events if project(e, looker) is not None)
 
 
 class _Tracker:
     """The views of the seats a perspective may see, kept up to date event by event,
     and the presentation state the views do not keep (claimed river tiles, a winner's
-    revealed hand, the hand's number in the frames)."""
+    revealed hand, the hand's number)."""
 
     def __init__(
         self,
         looker: int | None,
         names: Sequence[str],
-        walls: Sequence[Sequence[int]] | None,
-        events: Sequence[Event],
+        wall: Sequence[int] | None,
+        hand: int,
     ) -> None:
         self.looker = looker
         self.names = tuple(names)
@@ -137,9 +198,9 @@ class _Tracker:
         self.public = PublicState()
         self.claimed: list[set[int]] = [set(), set(), set(), set()]
         self.revealed: dict[int, Win] = {}
-        self.hand = -1
+        self.hand = hand - 1
         self.ended = False
-        self.wall = _WallCut(walls, events)
+        self.wall = _WallCut(wall, hand)
         self.states: list[dict[str, Any]] = []
         self._index: dict[str, int] = {}
         self._ids = [-1, -1, -1, -1]
@@ -254,20 +315,17 @@ class _Tracker:
 
 
 class _WallCut:
-    """Where the draws have got to in each hand's wall (front and back, R1 and R8), for
-    showing the wall once the match is over. A hand whose events do not take the tiles
-    of its wall in order (a scripted deal, a wall from another seed) shows no wall."""
+    """Where the draws have got to in a hand's wall (front and back, R1 and R8), for
+    showing the wall once the match is over (``wall`` ``None``: not shown)."""
 
-    def __init__(self, walls: Sequence[Sequence[int]] | None, events: Sequence[Event]) -> None:
-        self.shown = set() if walls is None else _matching_hands(walls, events)
-        self.hand = -1
+    def __init__(self, wall: Sequence[int] | None, hand: int) -> None:
+        self.shown = wall is not None
         self.front = 0
         self.back = TILE_COUNT
 
     def apply(self, event: Event) -> None:
         kind = type(event)
         if kind is HandStart:
-            self.hand += 1
             self.front, self.back = 0, TILE_COUNT
         elif kind is Deal:
             self.front += event.count  # type: ignore[attr-defined]
@@ -277,38 +335,32 @@ class _WallCut:
             self.front += 1
 
     def cut(self) -> list[int] | None:
-        """``[hand, front, reserved, back]``: the tiles left are the hand's wall from
+        """``[front, reserved, back]``: the tiles left are the hand's wall from
         ``front`` to ``back``; those from ``reserved`` on are never drawn (R2)."""
-        if self.hand not in self.shown:
+        if not self.shown:
             return None
-        return [self.hand, self.front, self.back - RESERVED, self.back]
+        return [self.front, self.back - RESERVED, self.back]
 
 
-def _matching_hands(walls: Sequence[Sequence[int]], events: Sequence[Event]) -> set[int]:
-    """The hands (in the order of ``events``) whose deal and draws took exactly the
-    tiles of their wall, in order, from the front and from the back."""
-    good: set[int] = set()
-    hand, wall, front, back = -1, (), 0, TILE_COUNT
+def _wall_matches(wall: Sequence[int], events: Sequence[Event]) -> bool:
+    """Whether one hand's deal and draws took exactly the tiles of ``wall``, in order,
+    from the front and from the back (a scripted deal, a wall from another seed: no)."""
+    wall = tuple(wall)
+    if len(wall) != TILE_COUNT:
+        return False
+    front, back = 0, TILE_COUNT
     for event in events:
         kind = type(event)
-        if kind is HandStart:
-            hand += 1
-            wall = tuple(walls[hand]) if hand < len(walls) else ()
-            front, back = 0, TILE_COUNT
-            if len(wall) == TILE_COUNT:
-                good.add(hand)
-        elif hand not in good:
-            continue
-        elif kind is Deal or (kind is Draw and not event.replacement):  # type: ignore[attr-defined]
+        if kind is Deal or (kind is Draw and not event.replacement):  # type: ignore[attr-defined]
             taken = event.tiles if kind is Deal else (event.tile,)  # type: ignore[attr-defined]
             if taken is None or wall[front : front + len(taken)] != tuple(taken):
-                good.discard(hand)
-            front += len(taken or ())
+                return False
+            front += len(taken)
         elif kind is Draw:
             back -= 1
             if event.tile != wall[back]:  # type: ignore[attr-defined]
-                good.discard(hand)
-    return good
+                return False
+    return True
 
 
 def _hand(view: SeatView) -> tuple[list[int], int | None]:
@@ -398,15 +450,15 @@ _SENTENCES: dict[type, Any] = {
 
 def build_decisions(
     decisions: Iterable[Decision],
-    at: Sequence[int],
+    frame_at: Callable[[int], int],
     *,
     seat: int | None = None,
     spectator: bool = False,
 ) -> list[dict[str, Any]]:
     """The decisions a perspective may see, as JSON: every one with every seat shown,
     the seat's own for a seat (another seat's legal actions would show its tiles), none
-    for a spectator. ``frame`` is the frame showing the table when the seat was asked
-    (``at`` is :attr:`Frames.at`)."""
+    for a spectator. ``frame`` is the step showing the table when the seat was asked:
+    ``frame_at(after_event)`` (from :attr:`HandFrames.at`)."""
     if spectator:
         return []
     out = []
@@ -415,7 +467,7 @@ def build_decisions(
             continue
         out.append(
             {
-                "frame": at[d.after_event],
+                "frame": frame_at(d.after_event),
                 "hand": d.hand,
                 "seat": d.seat,
                 "legal": [str(a) for a in d.legal],

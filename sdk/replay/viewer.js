@@ -1,19 +1,20 @@
-// taimahjong replay viewer: renders the frames sdk/replay/frames.py precomputed.
+// taimahjong replay viewer: draws the frames sdk/replay/frames.py precomputed.
 // Nothing of the rules is computed here: every tile, count, score and sentence comes
-// from the embedded JSON; this script only draws the chosen step and moves between steps.
+// from the JSON; this script only draws the chosen step and moves between steps. The
+// page holds the match's outline; each hand's frames are decoded from the page (gzip)
+// or fetched from the server when shown, and a live match's new steps are pushed to it.
 "use strict";
 (function () {
   const D = JSON.parse(document.getElementById("replay-data").textContent);
-  const frames = D.frames;
-  const last = frames.length - 1;
-  const bySteps = new Map();
-  for (const d of D.decisions) {
-    if (!bySteps.has(d.frame)) bySteps.set(d.frame, []);
-    bySteps.get(d.frame).push(d);
-  }
   const $ = (id) => document.getElementById(id);
   const slider = $("slider");
-  let step = 0;
+  const WINDS = { 27: "East", 28: "South", 29: "West", 30: "North" };
+  const hands = new Map(); // hand (0-based) -> its data
+  const loading = new Map(); // hand -> the promise of its data
+  const starts = D.starts.slice(); // first step of each hand
+  let total = D.total; // steps known (a live match grows)
+  let step = -1;
+  let want = 0;
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -22,17 +23,26 @@
     return e;
   }
 
+  // one <svg> per tile kind, cloned for each tile: the faces are the page's SVG symbols
+  const faces = D.tiles.map((code) => {
+    const box = el("span");
+    box.innerHTML = '<svg viewBox="0 0 30 40" aria-hidden="true"><use href="#t-' + code + '"></use></svg>';
+    return box.firstChild;
+  });
+
   // a tile by its kind 0..33 (null: face down); data-tile holds its notation (5m, E)
   function tile(kind, extra) {
     if (kind === null) return el("span", "tile back" + (extra ? " " + extra : ""));
-    const face = D.labels[kind];
-    const t = el("span", "tile " + face[2] + " t-" + face[3] + (extra ? " " + extra : ""));
-    t.dataset.tile = face[3];
-    t.title = face[0] + face[1] + " (" + face[3] + ")";
-    t.appendChild(el("b", "", face[0]));
-    if (face[1]) t.appendChild(el("i", "", face[1]));
-    t.appendChild(el("u", "", face[3])); // the notation in a corner: legible without CJK fonts
+    const code = D.tiles[kind];
+    const t = el("span", "tile " + (kind < 27 ? "mps"[Math.floor(kind / 9)] : "z") + (extra ? " " + extra : ""));
+    t.dataset.tile = code;
+    t.title = code;
+    t.appendChild(faces[kind].cloneNode(true));
     return t;
+  }
+
+  function seatName(s) {
+    return "seat " + s + " (" + D.names[s] + ")";
   }
 
   function meld(m) {
@@ -46,67 +56,68 @@
         calledDone = true;
       }
       const t = tile(code, extra);
-      if (extra.includes("called") && m.from !== null) t.title += " claimed from " + D.names[m.from];
+      if (extra.includes("called") && m.from !== null) t.title += " claimed from seat " + m.from;
       box.appendChild(t);
     }
     return box;
   }
 
-  function seatBox(f, s) {
-    const st = D.seat_states[f.seats[s]];
+  function seatHead(f, s, st) {
+    const head = el("div", "seat-head");
+    const wind = el("span", "wind", D.tiles[st.wind]);
+    wind.title = WINDS[st.wind] + " wind";
+    head.appendChild(wind);
+    head.appendChild(el("span", "name", "seat " + s + " · " + D.names[s]));
+    if (f.dealer === s) head.appendChild(el("span", "dealer", "dealer"));
+    head.appendChild(el("span", "count", st.count + " concealed"));
+    head.appendChild(el("span", "score", f.scores[s]));
+    return head;
+  }
+
+  function seatBox(f, states, s) {
+    const st = states[f.seats[s]];
     const box = el("div", "seat");
     box.id = "seat-" + s;
     if (f.turn === s) box.classList.add("turn"); // to act, or its discard may be claimed
     if (D.seat === s) box.classList.add("me");
-    const head = el("div", "seat-head");
-    head.appendChild(el("span", "wind", D.labels[st.wind][0] + " " + D.labels[st.wind][3]));
-    head.appendChild(el("span", "name", "seat " + s + " · " + D.names[s]));
-    if (f.dealer === s) head.appendChild(el("span", "dealer", "dealer 莊"));
-    head.appendChild(el("span", "score", f.scores[s]));
-    box.appendChild(head);
+    box.appendChild(seatHead(f, s, st));
 
     const hand = el("div", "row hand");
-    hand.appendChild(el("span", "label", "hand"));
     if (st.hand !== null) {
       for (const code of st.hand) hand.appendChild(tile(code));
       if (st.drawn !== null) hand.appendChild(tile(st.drawn, "drawn"));
     } else {
       for (let i = 0; i < st.count; i++) hand.appendChild(tile(null));
     }
-    hand.appendChild(el("span", "count", st.count + " concealed"));
     box.appendChild(hand);
 
     if (st.melds.length || st.hidden_kongs) {
       const melds = el("div", "row melds");
-      melds.appendChild(el("span", "label", "melds"));
       for (const m of st.melds) melds.appendChild(meld(m));
       for (let i = 0; i < st.hidden_kongs; i++) {
         const box2 = el("span", "meld hidden-kong");
         for (let j = 0; j < 4; j++) box2.appendChild(tile(null, "small"));
         melds.appendChild(box2);
       }
-      box.appendChild(melds);
+      hand.appendChild(melds);
     }
 
     if (st.won !== null) {
       const won = el("div", "row won");
       won.appendChild(el("span", "label", "won"));
-      for (const code of st.won.hand) won.appendChild(tile(code));
-      won.appendChild(tile(st.won.tile, "drawn win"));
+      for (const code of st.won.hand) won.appendChild(tile(code, "small"));
+      won.appendChild(tile(st.won.tile, "small drawn win"));
       for (const m of st.won.melds) won.appendChild(meld(m));
       box.appendChild(won);
     }
 
     const river = el("div", "row river");
-    river.appendChild(el("span", "label", "river"));
     const claimedAt = new Set(st.claimed);
     st.river.forEach((code, i) => {
       const claimed = claimedAt.has(i);
       let extra = "small";
       if (claimed) extra += " claimed";
-      if (i === st.river.length - 1 && f.pending === code && f.turn === s) {
-        extra += " pending";
-      }
+      if (i === st.river.length - 1 && f.pending === code && f.turn === s) extra += " pending";
       const t = tile(code, extra);
       if (claimed) t.title += " (claimed)";
       river.appendChild(t);
@@ -115,42 +126,36 @@
     return box;
   }
 
-  function renderTable(f) {
-    const table = $("table");
-    table.replaceChildren(...[0, 1, 2, 3].map((s) => seatBox(f, s)));
-    if (f.wall_cut) table.appendChild(wallBox(f.wall_cut));
-  }
-
-  // the wall still there (shown once the match is over): [hand, front, reserved, back]
-  function wallBox(cut) {
-    const [hand, front, reserved, back] = cut;
-    const box = el("div", "seat wall");
-    box.id = "wall";
-    box.appendChild(el("div", "seat-head", "wall: " + (back - front) + " tiles, front first"));
+  // the wall still there (shown once the match is over): [front, reserved, back]
+  function renderWall(f, data) {
+    const box = $("wall");
+    if (!f.wall_cut || !data.wall) {
+      box.replaceChildren();
+      return;
+    }
+    const [front, reserved, back] = f.wall_cut;
     const row = el("div", "row");
     for (let i = front; i < back; i++) {
-      row.appendChild(tile(D.walls[hand][i], i >= reserved ? "small reserved" : "small"));
+      row.appendChild(tile(data.wall[i], i >= reserved ? "small reserved" : "small"));
     }
-    box.appendChild(row);
-    return box;
+    box.replaceChildren(el("h2", "", "wall: " + (back - front) + " tiles, front first"), row);
   }
 
   function renderStatus(f) {
-    const wind = D.labels[f.round_wind][0];
+    const round = WINDS[f.round_wind] || "";
     $("status").textContent =
-      "hand " + (f.hand + 1) + "/" + D.hands + " · round " + wind + " · wall " + f.wall +
+      "hand " + (f.hand + 1) + "/" + D.hands + " · round " + round + " · wall " + f.wall +
       " (" + Math.max(f.drawable, 0) + " to draw) · " + D.perspective;
-    $("step-label").textContent = "step " + step + " / " + last;
+    $("step-label").textContent = "step " + step + " / " + (total - 1);
   }
 
   function renderEvent(f) {
-    const box = $("event");
-    box.replaceChildren(el("h2", "", "step " + step), el("div", "text", f.text || "(start)"));
+    $("event").replaceChildren(el("h2", "", "step " + step), el("div", "text", f.text || "(start)"));
   }
 
-  function renderDecisions() {
+  function renderDecisions(data) {
     const box = $("decisions");
-    const list = bySteps.get(step) || [];
+    const list = data.decisions.filter((d) => d.frame === step);
     if (!list.length) {
       box.replaceChildren();
       return;
@@ -160,21 +165,15 @@
       const row = el("div", "decision");
       row.dataset.seat = d.seat;
       const head = el("div", "");
-      head.appendChild(el("span", "", "seat " + d.seat + " (" + D.names[d.seat] + "): "));
+      head.appendChild(el("span", "", seatName(d.seat) + ": "));
       head.appendChild(el("code", "", d.applied));
       const took = d.ms !== null ? " · " + d.ms + " ms" : d.answer === null ? " · no reply" : "";
       head.appendChild(el("span", "", took)); // an answer without a time: no reply shown
       head.appendChild(el("span", "badge " + d.outcome, d.outcome));
       row.appendChild(head);
       const opts = el("div", "opts");
-      for (const a of d.legal) {
-        let cls = "opt";
-        if (a === d.applied) cls += " applied";
-        opts.appendChild(el("span", cls, a));
-      }
-      if (d.answer !== null && d.answer !== d.applied) {
-        opts.appendChild(el("span", "opt answer", d.answer));
-      }
+      for (const a of d.legal) opts.appendChild(el("span", a === d.applied ? "opt applied" : "opt", a));
+      if (d.answer !== null && d.answer !== d.applied) opts.appendChild(el("span", "opt answer", d.answer));
       row.appendChild(opts);
       if (d.reason) row.appendChild(el("div", "reason", d.reason));
       nodes.push(row);
@@ -182,82 +181,219 @@
     box.replaceChildren(...nodes);
   }
 
-  function renderResult(f) {
+  function renderResult(f, data) {
     const box = $("result");
-    if (f.result === null) {
+    const r = data.result;
+    if (f.result === null || !r) {
       box.replaceChildren();
       return;
     }
-    const r = D.results[f.result];
-    const nodes = [el("h2", "", "hand " + (f.result + 1) + " result"), el("div", "text", r.text)];
+    const nodes = [el("h2", "", "hand " + (f.hand + 1) + " result"), el("div", "text", r.text)];
     if (r.items.length || r.total_tai !== null) {
       const t = el("table", "tai");
       for (const it of r.items) {
         const tr = el("tr", "item");
         tr.dataset.item = it.id;
-        tr.appendChild(el("td", "", it.name + (it.count > 1 ? " ×" + it.count : "")));
-        tr.appendChild(el("td", "", it.id.replaceAll("_", " ")));
-        tr.appendChild(el("td", "n", it.tai + " 台"));
+        tr.dataset.name = it.name; // the Chinese name: kept as data, drawn in Latin
+        tr.appendChild(el("td", "", it.id.replaceAll("_", " ") + (it.count > 1 ? " ×" + it.count : "")));
+        tr.appendChild(el("td", "n", it.tai + " tai"));
         t.appendChild(tr);
       }
       const tot = el("tr", "total");
       tot.appendChild(el("td", "", "total"));
-      tot.appendChild(el("td", "", ""));
-      tot.appendChild(el("td", "n", r.total_tai + " 台"));
+      tot.appendChild(el("td", "n", r.total_tai + " tai"));
       t.appendChild(tot);
       nodes.push(t);
     }
-    nodes.push(el("div", "pay", "payments: " + r.payments.map((p, s) => D.names[s] + " " + (p > 0 ? "+" : "") + p).join(", ")));
+    const pay = el("ul", "pay");
+    r.payments.forEach((p, s) => {
+      const li = el("li", "", seatName(s) + " " + (p > 0 ? "+" : "") + p);
+      li.dataset.seat = s;
+      pay.appendChild(li);
+    });
+    nodes.push(el("div", "", "payments:"), pay);
     box.replaceChildren(...nodes);
   }
 
-  function renderLog(f) {
+  // the final standings, on the match's last step
+  function renderStandings() {
+    const box = $("standings");
+    if (!D.final || step !== total - 1) {
+      box.replaceChildren();
+      return;
+    }
+    const order = [0, 1, 2, 3].sort((a, b) => D.final[b] - D.final[a] || a - b);
+    const t = el("table", "standings");
+    const head = el("tr", "");
+    for (const h of ["rank", "seat", "bot", "score"]) head.appendChild(el("th", "", h));
+    t.appendChild(head);
+    order.forEach((s, i) => {
+      const tr = el("tr", "");
+      tr.dataset.seat = s;
+      const rank = i > 0 && D.final[order[i - 1]] === D.final[s] ? t.lastChild.firstChild.textContent : String(i + 1);
+      for (const text of [rank, "seat " + s, D.names[s], D.final[s]]) tr.appendChild(el("td", "", text));
+      t.appendChild(tr);
+    });
+    box.replaceChildren(el("h2", "", "final standings"), t);
+  }
+
+  function renderLog(f, data) {
     const box = $("log");
-    const start = D.hand_starts[f.hand] || 0;
-    const end = f.hand + 1 < D.hand_starts.length ? D.hand_starts[f.hand + 1] - 1 : last;
     const ol = el("ol", "");
-    ol.start = start;
     let now = null;
-    for (let k = start; k <= end; k++) {
-      if (!frames[k].text) continue;
-      const li = el("li", k === step ? "now" : "", frames[k].text);
-      li.value = k;
+    data.frames.forEach((fr, i) => {
+      if (!fr.text) return;
+      const k = data.start + i;
+      const li = el("li", k === step ? "now" : "");
+      li.appendChild(el("span", "n", k));
+      li.appendChild(el("span", "t", fr.text));
       li.dataset.step = k;
       li.addEventListener("click", () => go(k));
       if (k === step) now = li;
       ol.appendChild(li);
-    }
+    });
     box.replaceChildren(el("h2", "", "hand " + (f.hand + 1) + " events"), ol);
-    if (now) now.scrollIntoView({ block: "nearest" });
+    if (now) ol.scrollTop = now.offsetTop - ol.clientHeight / 2; // the list only: the page stays put
+  }
+
+  function handOf(k) {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  async function unpack(b64) {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const text = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(text).text());
+  }
+
+  async function fetchHand(h) {
+    const src = D.source;
+    if (src.packed) return unpack(src.packed[h]);
+    if (D.first && D.first.hand === h) return D.first;
+    const answer = await fetch(src.url + h + (src.query || ""));
+    if (!answer.ok) throw new Error("hand " + (h + 1) + " could not be loaded (HTTP " + answer.status + ")");
+    return answer.json();
+  }
+
+  function load(h) {
+    if (hands.has(h)) return Promise.resolve(hands.get(h));
+    if (!loading.has(h)) {
+      const p = fetchHand(h).then((data) => {
+        loading.delete(h);
+        const pushed = hands.get(h); // a live hand may have grown meanwhile
+        if (!pushed || pushed.frames.length < data.frames.length) hands.set(h, data);
+        return hands.get(h);
+      });
+      p.catch(() => loading.delete(h));
+      loading.set(h, p);
+    }
+    return loading.get(h);
+  }
+
+  function show(k, data) {
+    step = k;
+    const f = data.frames[k - data.start];
+    slider.value = String(step);
+    renderStatus(f);
+    $("table").replaceChildren(...[0, 1, 2, 3].map((s) => seatBox(f, data.states, s)));
+    renderStandings();
+    renderEvent(f);
+    renderDecisions(data);
+    renderResult(f, data);
+    renderLog(f, data);
+    renderWall(f, data);
+    document.body.dataset.step = String(step);
+    delete document.body.dataset.loading;
+    document.body.dataset.ready = "1";
+    if (history.replaceState) history.replaceState(null, "", "#hand=" + (f.hand + 1) + "&step=" + step);
+    const h = handOf(k);
+    for (const near of [h + 1, h - 1]) {
+      if (near >= 0 && near < starts.length && !hands.has(near) && !D.live) load(near).catch(() => {});
+    }
   }
 
   function go(k) {
-    step = Math.max(0, Math.min(last, k | 0));
-    const f = frames[step];
-    slider.value = String(step);
-    document.body.dataset.step = String(step);
-    renderStatus(f);
-    renderTable(f);
-    renderEvent(f);
-    renderDecisions();
-    renderResult(f);
-    renderLog(f);
-    if (history.replaceState) history.replaceState(null, "", "#step=" + step);
+    want = Math.max(0, Math.min(total - 1, k | 0));
+    const h = handOf(want);
+    const data = hands.get(h);
+    if (data && want - data.start < data.frames.length) {
+      show(want, data);
+      return;
+    }
+    document.body.dataset.loading = "1";
+    const target = want;
+    load(h).then(
+      () => {
+        if (want === target) go(target);
+      },
+      (err) => {
+        delete document.body.dataset.loading;
+        $("event").replaceChildren(el("h2", "", "not loaded"), el("div", "text", err.message));
+      },
+    );
   }
 
-  // the frames where a decision was asked, in order (for n / p)
-  const decisionFrames = Array.from(bySteps.keys()).sort((a, b) => a - b);
-
+  // the steps where a decision was asked, in order (for n / p): in the hands loaded
   function decisionJump(delta) {
-    const later = decisionFrames.filter((k) => (delta > 0 ? k > step : k < step));
-    if (later.length) go(delta > 0 ? later[0] : later[later.length - 1]);
+    const h = handOf(step);
+    const tried = [h, h + delta].filter((x) => x >= 0 && x < starts.length);
+    Promise.all(tried.map(load)).then((datas) => {
+      const frames = datas.flatMap((d) => d.decisions.map((x) => x.frame));
+      const later = frames.filter((k) => (delta > 0 ? k > step : k < step)).sort((a, b) => a - b);
+      if (later.length) go(delta > 0 ? later[0] : later[later.length - 1]);
+    });
   }
 
   function handJump(delta) {
-    const h = frames[step].hand + delta;
+    const h = handOf(step) + delta;
     if (h < 0) go(0);
-    else if (h >= D.hand_starts.length) go(last);
-    else go(D.hand_starts[h]);
+    else if (h >= starts.length) go(total - 1);
+    else go(starts[h]);
+  }
+
+  function target() {
+    const hash = location.hash;
+    const s = /step=(\d+|end)/.exec(hash);
+    if (s) return s[1] === "end" ? total - 1 : Number(s[1]);
+    const h = /hand=(\d+)/.exec(hash);
+    if (h) return starts[Math.max(1, Math.min(starts.length, Number(h[1]))) - 1];
+    return D.live ? total - 1 : 0;
+  }
+
+  function follow() {
+    // a running match: new steps arrive as server-sent events; the view follows the last
+    // step unless the reader has moved away from it
+    const events = new EventSource(D.source.stream);
+    events.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      const following = step === total - 1;
+      if (m.starts) m.starts.forEach((s, i) => (starts[i] = s));
+      starts[m.hand] = m.start;
+      let data = hands.get(m.hand);
+      if (!data || m.reset) {
+        data = { hand: m.hand, start: m.start, frames: [], states: [], decisions: [], result: null, wall: null };
+        hands.set(m.hand, data);
+      }
+      data.frames.push(...m.frames);
+      data.states.push(...m.states);
+      if (m.result) data.result = m.result;
+      total = Math.max(total, data.start + data.frames.length);
+      D.final = m.final || null;
+      slider.max = String(total - 1);
+      if (following) go(total - 1);
+      else $("step-label").textContent = "step " + step + " / " + (total - 1);
+    };
+    events.addEventListener("end", () => {
+      events.close();
+      if (step === total - 1) location.reload(); // the finished view: every hand shown
+    });
   }
 
   $("title").textContent = D.title;
@@ -267,10 +403,10 @@
     if (href !== "") a.href = href;
     views.appendChild(a);
   }
-  slider.max = String(last);
+  slider.max = String(total - 1);
   slider.addEventListener("input", () => go(Number(slider.value)));
   $("first").addEventListener("click", () => go(0));
-  $("last").addEventListener("click", () => go(last));
+  $("last").addEventListener("click", () => go(total - 1));
   $("prev").addEventListener("click", () => go(step - 1));
   $("next").addEventListener("click", () => go(step + 1));
   $("prev-hand").addEventListener("click", () => handJump(-1));
@@ -280,7 +416,7 @@
       ArrowLeft: () => go(step - 1),
       ArrowRight: () => go(step + 1),
       Home: () => go(0),
-      End: () => go(last),
+      End: () => go(total - 1),
       PageUp: () => handJump(-1),
       PageDown: () => handJump(1),
       n: () => decisionJump(1),
@@ -292,17 +428,8 @@
       move();
     }
   });
+  window.addEventListener("hashchange", () => go(target()));
 
-  const m = /step=(\d+|end)/.exec(location.hash);
-  go(!m ? (D.live ? last : 0) : m[1] === "end" ? last : Number(m[1]));
-  if (D.live && D.refresh) {
-    // a running match: reload for the new events while the viewer follows the last step
-    setInterval(() => {
-      if (step === last) {
-        history.replaceState(null, "", "#step=end");
-        location.reload();
-      }
-    }, D.refresh * 1000);
-  }
-  document.body.dataset.ready = "1";
+  go(target());
+  if (D.live && D.source.stream) follow();
 })();
