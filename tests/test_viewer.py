@@ -26,6 +26,12 @@ def record(request: pytest.FixtureRequest) -> Record:
     return play_recorded(request.param, hands=2)
 
 
+def _embedded(page: str) -> dict:
+    blob = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S)
+    assert blob is not None
+    return json.loads(blob.group(1))
+
+
 def _seat(data: dict, step: int, seat: int) -> dict:
     return data["seat_states"][data["frames"][step]["seats"][seat]]
 
@@ -126,7 +132,7 @@ def test_the_page_is_self_contained() -> None:
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"https?://|//cdn|@import|\bsrc\s*=", page)
     hrefs = re.findall(r'href="([^"]*)"', page)
-    assert all(h.startswith("data:") for h in hrefs)
+    assert all(h.startswith(("data:", "#")) for h in hrefs)  # the tile faces: "#t-5m"
     assert "{{" not in page and "/*{{" not in page
 
 
@@ -142,29 +148,28 @@ def test_names_cannot_break_out_of_the_page() -> None:
     assert json.loads(blob.group(1))["names"][2] == evil
 
 
-def test_tiles_are_labelled_in_chinese_with_their_notation() -> None:
-    labels = viewer_data(play_recorded(5, hands=1))["labels"]
-    assert len(labels) == 34
-    assert tuple(labels[Tile.M1]) == ("一", "萬", "m", "1m")
-    assert tuple(labels[Tile.P9]) == ("九", "筒", "p", "9p")
-    assert tuple(labels[Tile.S5]) == ("五", "條", "s", "5s")
-    assert [labels[t][0] for t in range(27, 34)] == list("東南西北中發白")
+def test_tiles_are_drawn_in_svg_with_no_cjk_character_on_the_page() -> None:
+    page = render_html(play_recorded(5, hands=1))
+    faces = re.findall(r'<symbol id="t-([^"]+)" viewBox="0 0 30 40">(.*?)</symbol>', page)
+    assert [code for code, _ in faces] == [str(t) for t in Tile]
+    assert all(re.search(r"<(circle|rect|path|text)", body) for _, body in faces)
+    cjk = [c for c in page if 0x2E80 <= ord(c) <= 0x9FFF or 0xF900 <= ord(c) <= 0xFAFF]
+    assert cjk == [], "every CJK glyph has a Latin or SVG rendering"
+    assert viewer_data(play_recorded(5, hands=1))["tiles"] == [str(t) for t in Tile]
 
 
 def test_a_match_not_started_yet_has_one_empty_frame() -> None:
     header = Header(0, 4, tuple(SeatInfo(s, s, f"b{s}") for s in range(4)))
     data = viewer_data(build_record(header, (), ()), spectator=True)
-    assert len(data["frames"]) == 1 and data["live"] and data["hand_starts"] == []
-    assert "seed" not in data["title"]
+    assert len(data["frames"]) == 1 and data["live"] and data["starts"] == [0]
+    assert data["total"] == 1 and data["final"] is None
 
 
 def test_a_running_record_is_live_and_a_bad_seat_is_refused() -> None:
     rec = play_recorded(5, hands=1)
     running = build_record(rec.header, rec.events[:40], rec.decisions[:10])
-    assert (
-        viewer_data(running, refresh=2)["live"] and viewer_data(running, refresh=2)["refresh"] == 2
-    )
-    assert viewer_data(rec, refresh=2)["refresh"] is None
+    assert viewer_data(running)["live"] and not viewer_data(rec)["live"]
+    assert "seed" not in _embedded(render_html(running, spectator=True))["title"]
     with pytest.raises(ValueError, match="seat"):
         render_html(rec, seat=4)
 
@@ -176,9 +181,9 @@ def test_after_the_end_the_wall_left_is_the_referees(record: Record) -> None:
     match = Match.new(record.header.seed, record.header.hands)
     for d in record.decisions:
         wall = match.current.wall
-        hand, front, reserved, back = cuts[d.after_event]
+        front, reserved, back = cuts[d.after_event]
         assert (front, back, reserved) == (wall.front, wall.back, wall.back - 16)
-        assert data["walls"][hand] == list(wall.tiles)
+        assert data["walls"][data["frames"][d.after_event]["hand"]] == list(wall.tiles)
         match.apply(d.seat, d.applied)
 
 

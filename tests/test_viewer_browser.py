@@ -30,6 +30,7 @@ from sdk.records import Header, Record, SeatInfo, build_record, parse_text, view
 from sdk.records.transcript import record_from_transcript
 from sdk.records.views import NOBODY
 from sdk.replay.html import render_html, viewer_data
+from sdk.replay.viewdata import ViewerData
 from sdk.server.config import ServerConfig
 from sdk.server.runner import ServerHandle, running_server
 
@@ -97,6 +98,11 @@ def _wait_ready(driver: Any) -> None:
 
 
 def _step(driver: Any) -> int:
+    """The step shown, once a hand being decoded or fetched is in."""
+    for _ in range(300):
+        if driver.execute_script("return !document.body.dataset.loading"):
+            break
+        time.sleep(0.02)
     return int(driver.execute_script("return document.body.dataset.step"))
 
 
@@ -115,6 +121,7 @@ def _slide(driver: Any, step: int) -> None:
         "s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
         step,
     )
+    assert _step(driver) == step
 
 
 _TABLE_JS = """
@@ -215,10 +222,14 @@ def test_the_win_shows_its_tai_items_and_decisions_their_options(
     score = win.result.score
     assert [i for i, _ in items] == [i["id"] for i in score["items"]]
     for (_, text), item in zip(items, score["items"], strict=True):
-        assert item["name"] in text and f"{item['tai']} 台" in text
+        assert item["id"].replace("_", " ") in text and f"{item['tai']} tai" in text
     assert (
-        f"{score['total_tai']} 台" in browser.find_element("css selector", "#result tr.total").text
+        f"{score['total_tai']} tai" in browser.find_element("css selector", "#result tr.total").text
     )
+    payments = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#result .pay li')).map((l) => l.textContent)"
+    )
+    assert [p.split(")")[0] for p in payments] == [f"seat {s} (policy{s}" for s in range(4)]
     _screenshot(browser, "viewer-win.png")
     late = next(d for d in record.decisions if d.outcome.value == "late")
     _slide(browser, late.after_event)
@@ -310,15 +321,24 @@ async def test_the_server_serves_a_finished_match_to_the_browser(
 ) -> None:
     builtin = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
     async with httpx.AsyncClient(base_url=server.url) as http:
-        created = await _create(http, 23, 1, builtin)
+        created = await _create(http, 23, 3, builtin)
         await _finished(http, created["table_id"])
+        view = f"/v1/matches/{created['match_id']}/view"
         text = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text
         missing = await http.get("/v1/matches/nope/view")
-        bad_seat = await http.get(f"/v1/matches/{created['match_id']}/view?seat=7")
+        bad_seat = await http.get(f"{view}?seat=7")
+        no_hand = await http.get(f"{view}/hands/3")
+        shell = _embedded((await http.get(view)).text)
     assert missing.status_code == 404 and bad_seat.status_code == 422
+    assert no_hand.status_code == 404
+    assert shell["source"] == {"url": "view/hands/", "query": ""} and shell["first"]["hand"] == 0
     record = parse_text(text)
-    url = f"{server.url}/v1/matches/{created['match_id']}/view"
-    await asyncio.to_thread(_open, browser, url)
+    await asyncio.to_thread(_drive_finished, browser, server.url + view, record)
+
+
+def _drive_finished(browser: Any, url: str, record: Record) -> None:
+    """The browser's part (in a thread: the page fetches its hands from the server)."""
+    _open(browser, url)
     chosen = _claimed_steps(record)[0] + 1
     _slide(browser, chosen)
     _check_table(browser, record, chosen)
@@ -330,16 +350,21 @@ async def test_the_server_serves_a_finished_match_to_the_browser(
     )
     same_time = [d for d in record.decisions if d.after_event == asked.after_event]
     assert options == [str(a) for d in same_time for a in d.legal]
-    _press(browser, "\ue010")
+    _press(browser, "\ue010")  # End: the last hand, fetched
     assert _step(browser) == record.steps - 1
+    fetched = browser.execute_script(
+        "return performance.getEntriesByType('resource').map((r) => r.name)"
+    )
+    assert any(name.endswith("/view/hands/2") for name in fetched)
+    _check_table(browser, record, record.steps - 1)
     links = browser.find_elements("css selector", "#views a")
     assert [a.text for a in links] == ["all hands", "seat 0", "seat 1", "seat 2", "seat 3"]
-    await asyncio.to_thread(links[2].click)
+    links[2].click()
     for _ in range(200):
         if "/view?seat=1" in browser.current_url:
             break
-        await asyncio.sleep(0.02)
-    await asyncio.to_thread(_wait_ready, browser)
+        time.sleep(0.02)
+    _wait_ready(browser)
     assert "/view?seat=1#" in browser.current_url
     _slide(browser, 0)
     _press(browser, "\ue010")
@@ -353,12 +378,16 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
     browser: Any, server: ServerHandle
 ) -> None:
     """Seat 0 answers only when the test lets it, so the match runs while the test looks:
-    every page fetched meanwhile is the public projection of the referee's events so far,
-    with no concealed tile; once the match is over the page shows every hand."""
+    every hand fetched meanwhile is the public projection of the referee's events so far,
+    with no concealed tile; the open page follows the new steps pushed to it, without
+    reloading; once the match is over the page shows every hand."""
     from bots.random import RandomBot
     from sdk.transports.ws import run_ws
 
     gate = asyncio.Semaphore(0)
+
+    async def js(script: str) -> Any:  # off the loop: the page talks to this server
+        return await asyncio.to_thread(browser.execute_script, script)
 
     class Gated(RandomBot):
         async def choose(self, view: Any, request: Any) -> Any:
@@ -369,49 +398,67 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
         {"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(1, 4)
     ]
     async with httpx.AsyncClient(base_url=server.url) as http:
-        created = await _create(http, 41, 1, seats)
+        created = await _create(http, 41, 2, seats)
         table = server.server.tables[created["table_id"]]
         url = f"/v1/matches/{created['match_id']}/view"
         player = asyncio.create_task(run_ws(Gated(seed=3), server.ws_url, created["tokens"]["0"]))
-        steps = []
+        totals, followed = [], []
+        for _ in range(200):  # until seat 0 is asked its first decision and holds the match
+            if table.match is not None and len(table.match.events) > 5:
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)
         for page_no in range(6):
-            page = (await http.get(url)).text
-            data = _embedded(page)
-            assert data["live"], "the match is held by seat 0 and cannot be over"
-            _check_public(data, list(table.match.events) if table.match is not None else [])
-            steps.append(len(data["frames"]))
-            if page_no == 3:
+            data = _embedded((await http.get(url)).text)
+            assert data["live"] and data["source"]["stream"], "seat 0 holds the match"
+            assert data["first"] is None and "seed" not in data["title"]
+            hands = [
+                (await http.get(f"{url}/hands/{h}")).json() for h in range(len(data["starts"]))
+            ]
+            _check_public(data, hands, list(table.match.events) if table.match else [])
+            totals.append(data["total"])
+            if page_no == 2:
                 await asyncio.to_thread(_open, browser, server.url + url)
-                shown = browser.execute_script(
-                    "return document.querySelectorAll('.hand .tile:not(.back)').length"
-                )
-                assert shown == 0
-                assert _step(browser) == len(data["frames"]) - 1  # it follows the last step
-                _screenshot(browser, "viewer-live.png")
+                await js("window.notReloaded = true")
+                assert await js(_FACE_UP) == 0
+                await asyncio.to_thread(_screenshot, browser, "viewer-live.png")
+            if page_no > 2:  # the open page was pushed the new steps
+                followed.append(await asyncio.to_thread(_step, browser))
             for _ in range(3):
                 gate.release()
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.5)
+        assert await js("return window.notReloaded === true"), "no reload"
+        assert followed == sorted(followed) and followed[0] < followed[-1]
+        assert await js(_FACE_UP) == 0
         for _ in range(1000):
             gate.release()
         await player
         await _finished(http, created["table_id"])
         after = _embedded((await http.get(url)).text)
-    assert steps == sorted(steps) and steps[0] < steps[-1], "the live page followed the match"
-    assert not after["live"] and after["frames"][-1]["text"].startswith("the match is over")
-    assert all(s["hand"] is not None for s in after["seat_states"])  # shown after the end
-    assert _errors(browser) == []
+        end = await http.get(f"{url}/stream")
+    assert totals == sorted(totals) and totals[0] < totals[-1], "the live page followed the match"
+    assert not after["live"] and after["first"]["frames"][0]["text"] == ""
+    assert all(s["hand"] is not None for s in after["first"]["states"])  # shown after the end
+    assert end.text == "event: end\ndata: {}\n\n"
+    for _ in range(100):  # the page saw the end and loaded the finished view
+        if not await js("return window.notReloaded === true"):
+            break
+        await asyncio.sleep(0.05)
+    assert await asyncio.to_thread(_errors, browser) == []
 
 
-def _check_public(data: dict[str, Any], referee: list) -> None:
-    """The live page is exactly the spectator's projection of a prefix of the referee's
-    events: no seat's concealed tiles, no draw's tile, no decision."""
-    assert data["spectator"] and data["decisions"] == []
-    assert all(s["hand"] is None and s["drawn"] is None for s in data["seat_states"])
+_FACE_UP = "return document.querySelectorAll('.hand .tile:not(.back)').length"
+
+
+def _check_public(data: dict[str, Any], hands: list[dict[str, Any]], referee: list) -> None:
+    """The live page's hands are exactly the spectator's projection of a prefix of the
+    referee's events: no seat's concealed tiles, no draw's tile, no decision, no wall."""
+    assert data["spectator"] and data["seat"] is None
+    for hand in hands:
+        assert hand["decisions"] == [] and hand["wall"] is None
+        assert all(s["hand"] is None and s["drawn"] is None for s in hand["states"])
     seen = [e for e in (project(ev, NOBODY) for ev in referee) if e is not None]
-    shown = len(data["frames"]) - 1
-    assert shown <= len(seen)
-    header = Header(0, 1, tuple(SeatInfo(s, s, n) for s, n in enumerate(data["names"])))
-    prefix = build_record(header, seen[:shown], ())
-    expected = viewer_data(prefix, spectator=True)
-    assert data["frames"] == expected["frames"]
-    assert data["seat_states"] == expected["seat_states"]
+    header = Header(0, 2, tuple(SeatInfo(s, s, n) for s, n in enumerate(data["names"])))
+    expected = ViewerData(build_record(header, seen, ()), spectator=True)
+    assert data["total"] == expected.total and data["starts"] == expected.starts
+    assert hands == [expected.hand(h) for h in range(len(hands))]

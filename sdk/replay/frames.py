@@ -320,13 +320,14 @@ class _WallCut:
 
     def __init__(self, wall: Sequence[int] | None, hand: int) -> None:
         self.shown = wall is not None
+        self.started = False
         self.front = 0
         self.back = TILE_COUNT
 
     def apply(self, event: Event) -> None:
         kind = type(event)
         if kind is HandStart:
-            self.front, self.back = 0, TILE_COUNT
+            self.front, self.back, self.started = 0, TILE_COUNT, True
         elif kind is Deal:
             self.front += event.count  # type: ignore[attr-defined]
         elif kind is Draw and event.replacement:  # type: ignore[attr-defined]
@@ -337,7 +338,7 @@ class _WallCut:
     def cut(self) -> list[int] | None:
         """``[front, reserved, back]``: the tiles left are the hand's wall from
         ``front`` to ``back``; those from ``reserved`` on are never drawn (R2)."""
-        if not self.shown:
+        if not (self.shown and self.started):
             return None
         return [self.front, self.back - RESERVED, self.back]
 

@@ -71,21 +71,24 @@ def page_html(
     hand's JSON, gzip and base64, inside the page) or ``{"url": U, "query": Q}`` (hand
     ``h`` fetched from ``U + str(h) + Q``; ``"stream"``: the address of the live
     steps). ``first``: a hand's data put in the page so it shows without a fetch."""
-    index = data.index()
-    index.update(
-        title=_title(data.record, data.spectator),
-        tiles=[str(t) for t in Tile],
-        links=[list(link) for link in links],
-        source=source,
-        first=first,
-    )
+    index = {**data.index(), **_labels(data)}
+    index.update(links=[list(link) for link in links], source=source, first=first)
     return _page(index["title"], index)
 
 
-def viewer_data(record: Record, *, seat: int | None = None, spectator: bool = False) -> dict[str, Any]:
+def viewer_data(
+    record: Record, *, seat: int | None = None, spectator: bool = False
+) -> dict[str, Any]:
     """Every hand's data in one piece, steps numbered over the match (see
     :meth:`ViewerData.whole`)."""
-    return ViewerData(record, seat=seat, spectator=spectator).whole()
+    data = ViewerData(record, seat=seat, spectator=spectator)
+    return {**data.whole(), **_labels(data)}
+
+
+def _labels(data: ViewerData) -> dict[str, Any]:
+    """The page's title and the tiles' notation by kind (``5m``, ``E``: the ids of
+    their SVG faces)."""
+    return {"title": _title(data.record, data.spectator), "tiles": [str(t) for t in Tile]}
 
 
 def _packed(hand: dict[str, Any]) -> str:

@@ -151,7 +151,4 @@ def tile_sprite() -> str:
     symbols = "".join(
         f'<symbol id="t-{t}" viewBox="{VIEWBOX}">{tile_face(t)}</symbol>' for t in Tile
     )
-    return (
-        '<svg width="0" height="0" aria-hidden="true"'
-        f' style="position:absolute">{symbols}</svg>'
-    )
+    return f'<svg width="0" height="0" aria-hidden="true" style="position:absolute">{symbols}</svg>'

@@ -82,25 +82,26 @@
     if (D.seat === s) box.classList.add("me");
     box.appendChild(seatHead(f, s, st));
 
-    const hand = el("div", "row hand");
+    const line = el("div", "row line"); // the concealed tiles, then the melds
+    const hand = el("div", "hand");
     if (st.hand !== null) {
       for (const code of st.hand) hand.appendChild(tile(code));
       if (st.drawn !== null) hand.appendChild(tile(st.drawn, "drawn"));
     } else {
       for (let i = 0; i < st.count; i++) hand.appendChild(tile(null));
     }
-    box.appendChild(hand);
-
+    line.appendChild(hand);
     if (st.melds.length || st.hidden_kongs) {
-      const melds = el("div", "row melds");
+      const melds = el("div", "melds");
       for (const m of st.melds) melds.appendChild(meld(m));
       for (let i = 0; i < st.hidden_kongs; i++) {
         const box2 = el("span", "meld hidden-kong");
         for (let j = 0; j < 4; j++) box2.appendChild(tile(null, "small"));
         melds.appendChild(box2);
       }
-      hand.appendChild(melds);
+      line.appendChild(melds);
     }
+    box.appendChild(line);
 
     if (st.won !== null) {
       const won = el("div", "row won");
@@ -274,10 +275,10 @@
   }
 
   async function fetchHand(h) {
-    const src = D.source;
-    if (src.packed) return unpack(src.packed[h]);
+    const from = D.source;
+    if (from.packed) return unpack(from.packed[h]);
     if (D.first && D.first.hand === h) return D.first;
-    const answer = await fetch(src.url + h + (src.query || ""));
+    const answer = await fetch(from.url + h + (from.query || ""));
     if (!answer.ok) throw new Error("hand " + (h + 1) + " could not be loaded (HTTP " + answer.status + ")");
     return answer.json();
   }

@@ -11,6 +11,8 @@ WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 | ``GET /v1/matches/{match_id}/log`` | ``MatchLog`` (after the match) |
 | ``GET /v1/matches/{match_id}/log.jsonl`` | the game record (``docs/RECORDS.md``, after the match) |
 | ``GET /v1/matches/{match_id}/view`` | the replay viewer page (live, public only, while it runs) |
+| ``GET /v1/matches/{match_id}/view/hands/{hand}`` | one hand of the viewer page, JSON (hand from 0) |
+| ``GET /v1/matches/{match_id}/view/stream`` | a running match's new steps, server-sent events |
 | ``GET /v1/leaderboard`` | ``Leaderboard`` |
 | ``WS /v1/ws`` | protocol v1 |
 """
@@ -23,14 +25,14 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from protocol.wire.common import ErrorCode
 from protocol.wire.rest import ErrorBody, Health, TableCreate, TableList
 from sdk.records import encode_record
-from sdk.replay.serve import view_page
+from sdk.replay.serve import ViewCache, view_hand, view_page, view_stream
 from sdk.server.config import SERVER_VERSION
 from sdk.server.core import (
     LIST_LIMIT,
@@ -152,9 +154,22 @@ def create_app(server: TournamentServer) -> FastAPI:
         headers = {"content-disposition": f'attachment; filename="{match_id}.jsonl"'}
         return Response(text, media_type="application/x-ndjson", headers=headers)
 
+    views = ViewCache()
+
     @app.get("/v1/matches/{match_id}/view")
     async def match_view(match_id: str, seat: int | None = None) -> HTMLResponse:
-        return HTMLResponse(await view_page(server, match_id, seat))
+        return HTMLResponse(await view_page(server, views, match_id, seat))
+
+    @app.get("/v1/matches/{match_id}/view/hands/{hand}")
+    async def match_view_hand(match_id: str, hand: int, seat: int | None = None) -> Response:
+        body = await view_hand(server, views, match_id, hand, seat)
+        return Response(body, media_type="application/json")
+
+    @app.get("/v1/matches/{match_id}/view/stream")
+    async def match_view_stream(match_id: str) -> StreamingResponse:
+        headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
+        stream = view_stream(server, match_id)
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
     @app.get("/v1/leaderboard")
     async def leaderboard() -> Response:
