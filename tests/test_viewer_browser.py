@@ -462,3 +462,198 @@ def _check_public(data: dict[str, Any], hands: list[dict[str, Any]], referee: li
     expected = ViewerData(build_record(header, seen, ()), spectator=True)
     assert data["total"] == expected.total and data["starts"] == expected.starts
     assert hands == [expected.hand(h) for h in range(len(hands))]
+
+
+# --- legible anywhere: no CJK font, 360 to 1920 px ---------------------------------------
+
+_TILE_PIXELS_JS = """
+const [png, boxes, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const img = new Image();
+img.onload = () => {
+  const c = document.createElement('canvas');
+  c.width = img.width; c.height = img.height;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0);
+  done(boxes.map(([x, y, w, h]) => {
+    const d = g.getImageData(x + 3, y + 3, w - 6, h - 6).data;
+    let ink = 0, red = 0, blue = 0, green = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
+      if (Math.abs(r - 251) + Math.abs(gg - 248) + Math.abs(b - 239) < 60) continue;
+      ink++;
+      if (r > 140 && gg < 90 && b < 90) red++;
+      if (b > 120 && r < 90) blue++;
+      if (gg > 90 && r < 90 && b < 110) green++;
+    }
+    return {ink: ink / (d.length / 4), red, blue, green};
+  }));
+};
+img.src = 'data:image/png;base64,' + png;
+"""
+
+
+def _no_cjk_font() -> bool:
+    try:
+        import subprocess
+
+        found = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout
+    except OSError:
+        return True
+    return not found.strip()
+
+
+def _viewport(driver: Any, width: int, height: int) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+
+
+def test_tile_faces_are_legible_with_no_cjk_font(
+    browser: Any, record: Record, tmp_path: Path
+) -> None:
+    """Each kind's face is an SVG symbol of shapes; on screen a tile is its full size and
+    shows ink in its suit's colour (a missing glyph would be an empty box or nothing)."""
+    if os.environ.get("CI") == "true":
+        assert _no_cjk_font(), "the CI machine must have no CJK font for this test"
+    page = tmp_path / "replay.html"
+    page.write_text(render_html(record), encoding="utf-8")
+    _viewport(browser, 1400, 1000)
+    try:
+        _open(browser, page.as_uri() + "#step=40")
+        tiles = browser.execute_script(
+            """
+            const seen = new Map();
+            for (const t of document.querySelectorAll('#table .hand .tile:not(.back)')) {
+              if (seen.has(t.dataset.tile)) continue;
+              const r = t.getBoundingClientRect();
+              const use = t.querySelector('svg use');
+              const symbol = document.getElementById(use.getAttribute('href').slice(1));
+              seen.set(t.dataset.tile, {
+                code: t.dataset.tile, href: use.getAttribute('href'),
+                box: [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)],
+                shapes: symbol.querySelectorAll('circle, rect, path, text').length,
+                text: Array.from(symbol.querySelectorAll('text')).map((x) => x.textContent).join(''),
+              });
+            }
+            return Array.from(seen.values());
+            """
+        )
+        assert len(tiles) >= 10
+        for t in tiles:
+            assert t["href"] == "#t-" + t["code"] and t["shapes"] > 0
+            assert re.fullmatch(r"[0-9ESWNF]*", t["text"]), t  # Latin only: any font draws it
+            assert t["box"][2] >= 30 and t["box"][3] >= 40, t
+        png = browser.get_screenshot_as_base64()
+        pixels = browser.execute_async_script(_TILE_PIXELS_JS, png, [t["box"] for t in tiles])
+        for t, px in zip(tiles, pixels, strict=True):
+            assert px["ink"] > 0.06, (t["code"], px)  # a drawn face, not a blank tile
+            suit = t["code"][-1]
+            colour = {"m": "red", "p": "blue", "s": "green", "C": "red", "F": "green", "P": "blue"}
+            if suit in colour:
+                assert px[colour[suit]] > 10, (t["code"], px)
+        assert len({round(p["ink"], 3) for p in pixels}) > len(pixels) // 2  # faces differ
+        _screenshot(browser, "viewer-tiles.png")
+        assert _errors(browser) == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.fixture(scope="module")
+def long_record() -> Record:
+    """A match of more than 1,200 steps (step numbers of four digits)."""
+    return play_recorded(5, hands=10)
+
+
+_INSIDE_JS = """
+const inside = (id) => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  return [r.left >= 0, r.top >= 0, r.right <= innerWidth + 0.5, r.bottom <= innerHeight + 0.5,
+          Math.round(r.width), Math.round(r.height)];
+};
+const buttons = Array.from(document.querySelectorAll('#controls button')).map((b) => {
+  const r = b.getBoundingClientRect();
+  return [r.width, r.height];
+});
+return {table: inside('table'), controls: inside('controls'), buttons,
+        sideways: document.documentElement.scrollWidth - innerWidth, scrolled: scrollY};
+"""
+
+
+@pytest.mark.parametrize("size", [(360, 800), (768, 1024), (1024, 768), (1920, 1080)])
+def test_the_table_and_controls_stay_in_view_as_you_step(
+    browser: Any, long_record: Record, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    width, height = size
+    page = tmp_path / "long.html"
+    page.write_text(render_html(long_record), encoding="utf-8")
+    _viewport(browser, width, height)
+    try:
+        _open(browser, page.as_uri() + "#hand=2")
+        first = _step(browser)
+        for _ in range(50):
+            browser.find_element("id", "next").click()  # the controls answer a click (touch)
+        assert _step(browser) == first + 50
+        where = browser.execute_script(_INSIDE_JS)
+        assert where["table"][:4] == [True] * 4, where
+        assert where["controls"][:4] == [True] * 4, where
+        assert where["sideways"] <= 0 and where["scrolled"] == 0, where
+        assert all(w >= 36 and h >= 36 for w, h in where["buttons"]), where  # touch-sized
+        _press(browser, "\ue014", 50)  # and by the keyboard
+        assert _step(browser) == first + 100
+        assert browser.execute_script(_INSIDE_JS)["table"][:4] == [True] * 4
+        _screenshot(browser, f"viewer-{width}.png")
+        assert _errors(browser) == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_event_numbers_are_whole_and_the_anchor_opens_hand_and_step(
+    browser: Any, long_record: Record, tmp_path: Path
+) -> None:
+    assert long_record.steps > 1176
+    page = tmp_path / "long.html"
+    page.write_text(render_html(long_record), encoding="utf-8")
+    _viewport(browser, 360, 800)
+    try:
+        _open(browser, page.as_uri() + "#step=1175")
+        assert _step(browser) == 1175
+        numbers = browser.execute_script(
+            """
+            const ol = document.querySelector('#log ol').getBoundingClientRect();
+            return Array.from(document.querySelectorAll('#log li .n')).map((n) => {
+              const r = n.getBoundingClientRect();
+              return [n.textContent, n.scrollWidth <= n.clientWidth, r.left >= ol.left];
+            });
+            """
+        )
+        assert ["1175", True, True] in numbers
+        assert all(fits and left for _, fits, left in numbers)
+        frames = viewer_data(long_record)["frames"]
+        hand = frames[1175]["hand"] + 1
+        assert browser.current_url.endswith(f"#hand={hand}&step=1175")
+        start = viewer_data(long_record)["starts"][2]
+        _open(browser, page.as_uri() + "#hand=3")  # hands counted from 1, as people do
+        assert _step(browser) == start
+        assert browser.find_element("id", "status").text.startswith("hand 3/10")
+        assert _errors(browser) == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_last_step_shows_the_final_standings(browser: Any, long_record: Record) -> None:
+    page = Path(tempfile.mkdtemp()) / "long.html"
+    page.write_text(render_html(long_record), encoding="utf-8")
+    _open(browser, page.as_uri() + "#step=end")
+    assert _step(browser) == long_record.steps - 1
+    rows = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#standings tr[data-seat]')).map("
+        "(r) => Array.from(r.cells).map((c) => c.textContent))"
+    )
+    final = long_record.summary.scores
+    order = sorted(range(4), key=lambda s: (-final[s], s))
+    assert [r[1:] for r in rows] == [[f"seat {s}", f"policy{s}", str(final[s])] for s in order]
+    assert rows[0][0] == "1"
+    _press(browser, "\ue012")  # a step back: not the end, no standings
+    assert not browser.find_elements("css selector", "#standings tr")
+    assert _errors(browser) == []
