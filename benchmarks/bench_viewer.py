@@ -26,14 +26,19 @@ Run: ``nice -n 10 python benchmarks/bench_viewer.py [--hands 400] [--repeats 3]`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.server
 import importlib
+import json
+import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,7 +66,9 @@ return {bytes: nav.decodedBodySize + fetched, paint: paint ? paint.startTime : n
 
 def play(hands: int, out: Path) -> Record:
     """A ``hands``-hand match of four random bots, its record saved and read back."""
-    run_arena(["bots.random"] * 4, hands=hands, backend="local", seed=1, save_logs=out)
+    run_arena(
+        ["bots.random"] * 4, hands=hands, match_hands=hands, backend="local", seed=1, save_logs=out
+    )
     path = next(p for p in sorted(out.rglob("*.jsonl")))
     return load_record(str(path))
 
@@ -101,8 +108,6 @@ class _Pages(http.server.BaseHTTPRequestHandler):
             source = {"url": "view/hands/", "query": ""}
             body, kind = page_html(data, source=source, first=data.hand(0)).encode(), "text/html"
         elif path.startswith("/new/view/hands/") and self.data is not None:
-            import json
-
             hand = self.data.hand(int(path.rsplit("/", 1)[1]))
             body, kind = json.dumps(hand, separators=(",", ":")).encode(), "application/json"
         elif path == "/file":
@@ -175,10 +180,108 @@ def _until(driver: Any, script: str, timeout: float = 120.0) -> None:
         time.sleep(0.01)
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get(url: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+@contextmanager
+def real_server(pythonpath: Path, db: Path, hands: int) -> Iterator[str]:
+    """``python -m sdk.server`` of the tree at ``pythonpath`` (loopback), with one
+    finished ``hands``-hand match of four built-in random bots (seed 1): its view URL."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    command = [sys.executable, "-m", "sdk.server", "--port", str(port), "--db", str(db)]
+    server = subprocess.Popen(
+        [*command, "--log-level", "error"],
+        env=env,
+        cwd=db.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                _get(base + "/v1/health")
+                break
+            except OSError:
+                time.sleep(0.1)
+        seats = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
+        table = _get(base + "/v1/tables", {"seed": 1, "hands": hands, "seats": seats})
+        while _get(f"{base}/v1/tables/{table['table_id']}")["status"] != "finished":
+            time.sleep(0.5)
+        yield f"{base}/v1/matches/{table['match_id']}/view"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def main_tree(root: Path) -> Path:
+    """``main``'s packages (``git archive``), to run its server."""
+    root.mkdir()
+    archive = subprocess.run(
+        ["git", "archive", "main", "sdk", "protocol", "bots"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
+    return root
+
+
+def bench_servers(hands: int, repeats: int, tmp: Path) -> dict[str, list[dict[str, float]]]:
+    """The real servers, ``main``'s and this tree's, each with the same match: the first
+    opening (cold: the record is read from the database and replayed) and the others."""
+    here = Path(__file__).resolve().parents[1]
+    trees = {"old server": main_tree(tmp / "main"), "new server": here}
+    runs: dict[str, list[dict[str, float]]] = {}
+    with contextlib.ExitStack() as stack:
+        urls = {}
+        for name, tree in trees.items():
+            (tmp / name).mkdir()
+            urls[name] = stack.enter_context(real_server(tree, tmp / name / "db.sqlite", hands))
+        steps = _get(urls["new server"].replace("/view", "/log"))
+        last = len(steps["events"])
+        driver = stack.enter_context(chromium())
+        for name, url in urls.items():
+            runs[name] = [measure(driver, url, last) for _ in range(repeats + 1)]
+    return runs
+
+
+def report(runs: dict[str, list[dict[str, float]]], old: str) -> None:
+    """One line of medians a page, then each against ``old``."""
+    print(
+        f"{'page':<16}{'MB':>8}{'served ms':>11}{'paint ms':>10}{'interactive ms':>16}{'End ms':>9}"
+    )
+    medians = {}
+    for name, found in runs.items():
+        med = {k: statistics.median(r[k] for r in found) for k in found[0]}
+        medians[name] = med
+        print(
+            f"{name:<16}{med['bytes'] / 1e6:>8.2f}{med['served']:>11.0f}{med['paint']:>10.0f}"
+            f"{med['interactive']:>16.0f}{med['last_hand']:>9.0f}"
+        )
+    base = medians[old]
+    for name, new in medians.items():
+        if name != old:
+            print(
+                f"  {name} / {old}: bytes {new['bytes'] / base['bytes']:.3f}, paint "
+                f"{new['paint'] / base['paint']:.3f}, interactive "
+                f"{new['interactive'] / base['interactive']:.3f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-servers", action="store_true", help="skip the real servers")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
@@ -194,25 +297,17 @@ def main() -> None:
             for _ in range(args.repeats):  # interleaved: they share the machine's load
                 for name, path in pages.items():
                     runs[name].append(measure(driver, base + path, record.steps - 1))
-    print(
-        f"{'page':<14}{'MB':>8}{'served ms':>11}{'paint ms':>10}{'interactive ms':>16}{'End ms':>9}"
-    )
-    medians = {}
-    for name, found in runs.items():
-        med = {k: statistics.median(r[k] for r in found) for k in found[0]}
-        medians[name] = med
-        print(
-            f"{name:<14}{med['bytes'] / 1e6:>8.2f}{med['served']:>11.0f}{med['paint']:>10.0f}"
-            f"{med['interactive']:>16.0f}{med['last_hand']:>9.0f}"
-        )
-    old_m = medians["old (main)"]
-    for name in ("new (server)", "new (file)"):
-        new = medians[name]
-        print(
-            f"{name} / old: bytes {new['bytes'] / old_m['bytes']:.3f}, paint "
-            f"{new['paint'] / old_m['paint']:.3f}, interactive "
-            f"{new['interactive'] / old_m['interactive']:.3f}"
-        )
+        print("pages built when asked (stdlib server, record in memory), medians:")
+        report(runs, "old (main)")
+        if args.no_servers:
+            return
+        served = bench_servers(args.hands, args.repeats, Path(tmp))
+    print("the real sdk.server of main and of this tree, same match (seed 1):")
+    split = {}
+    for name, found in served.items():
+        split[f"{name}, 1st"] = found[:1]
+        split[f"{name}, next"] = found[1:]
+    report(split, "old server, 1st")
 
 
 if __name__ == "__main__":

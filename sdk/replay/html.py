@@ -95,7 +95,7 @@ def _packed(hand: dict[str, Any]) -> str:
     """A hand's JSON, gzip-compressed (no time stamp: the same page every time) and in
     base64: about a tenth of its size, and not parsed until it is shown."""
     raw = json.dumps(hand, ensure_ascii=False, separators=(",", ":")).encode()
-    return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
 
 
 def _title(record: Record, spectator: bool) -> str:
