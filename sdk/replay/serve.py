@@ -33,6 +33,7 @@ from sdk.replay.viewdata import ViewerData
 from sdk.server.core import RequestError
 
 if TYPE_CHECKING:
+    from protocol.match import Match
     from sdk.server.core import TournamentServer
     from sdk.server.table import Table
 
@@ -153,6 +154,7 @@ class _LiveHands:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.match: Match | None = None
         self.names = [s.name for s in sorted(table.seats, key=lambda s: s.seat)]
         events = self._events()
         data = ViewerData(_live_record(table), spectator=True)
@@ -169,8 +171,11 @@ class _LiveHands:
         self._feed(events[self.pos :])
 
     def _events(self) -> tuple[Any, ...]:
-        match = self.table.match
-        return () if match is None else tuple(match.events)
+        """The referee's events so far: from its match, held here once seen, since the
+        table drops it when the match is over (the last steps are still to be sent)."""
+        if self.match is None:
+            self.match = self.table.match
+        return () if self.match is None else tuple(self.match.events)
 
     def _feed(self, events: Any) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
