@@ -278,7 +278,13 @@
     const from = D.source;
     if (from.packed) return unpack(from.packed[h]);
     if (D.first && D.first.hand === h) return D.first;
-    const answer = await fetch(from.url + h + (from.query || ""));
+    let answer = await fetch(from.url + h + (from.query || ""));
+    if (answer.status === 429) {
+      // over the server's request rate: once more, after the time it asks
+      const wait = Number(answer.headers.get("retry-after")) || 1;
+      await new Promise((done) => setTimeout(done, Math.min(wait, 5) * 1000));
+      answer = await fetch(from.url + h + (from.query || ""));
+    }
     if (!answer.ok) throw new Error("hand " + (h + 1) + " could not be loaded (HTTP " + answer.status + ")");
     return answer.json();
   }
@@ -406,7 +412,18 @@
     views.appendChild(a);
   }
   slider.max = String(total - 1);
-  slider.addEventListener("input", () => go(Number(slider.value)));
+  // a slider dragged across many hands fetches only the one it rests on
+  let resting = null;
+  slider.addEventListener("input", () => {
+    const k = Number(slider.value);
+    clearTimeout(resting);
+    if (hands.has(handOf(k))) go(k);
+    else {
+      $("step-label").textContent = "step " + k + " / " + (total - 1);
+      document.body.dataset.loading = "1";
+      resting = setTimeout(() => go(k), 120);
+    }
+  });
   $("first").addEventListener("click", () => go(0));
   $("last").addEventListener("click", () => go(total - 1));
   $("prev").addEventListener("click", () => go(step - 1));
