@@ -129,7 +129,7 @@ async def view_stream(server: TournamentServer, match_id: str) -> AsyncIterator[
     if table is None:
         yield b"event: end\ndata: {}\n\n"
         return
-    live = _LiveHands(table)
+    live = await asyncio.to_thread(_LiveHands, table, table.match, _live_record(table))
     idle = 0.0
     while True:
         over = table.over
@@ -152,12 +152,16 @@ class _LiveHands:
     """A running match's public steps, built as its events arrive: one
     :class:`~sdk.replay.frames.HandFrames` for the hand being played."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, match: Match | None, record: Record) -> None:
+        """``match``: the table's referee and ``record`` the match so far
+        (:func:`_live_record`), both taken on the event loop; this runs in a worker
+        thread. The match is held here, since the table drops it when the match is over
+        and its last steps are still to be sent."""
         self.table = table
-        self.match: Match | None = None
+        self.match = match
         self.names = [s.name for s in sorted(table.seats, key=lambda s: s.seat)]
-        events = self._events()
-        data = ViewerData(_live_record(table), spectator=True)
+        events = record.events
+        data = ViewerData(record, spectator=True)
         self.hand = len(data.starts) - 1
         self.start = data.starts[-1]
         self.starts: list[int] | None = data.starts
@@ -170,12 +174,11 @@ class _LiveHands:
         self.final: list[int] | None = None
         self._feed(events[self.pos :])
 
-    def _events(self) -> tuple[Any, ...]:
-        """The referee's events so far: from its match, held here once seen, since the
-        table drops it when the match is over (the last steps are still to be sent)."""
+    def _new_events(self) -> list[Any]:
+        """The referee's events not fed yet (a match not started: once it is)."""
         if self.match is None:
             self.match = self.table.match
-        return () if self.match is None else tuple(self.match.events)
+        return [] if self.match is None else self.match.events[self.pos :]
 
     def _feed(self, events: Any) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -197,9 +200,7 @@ class _LiveHands:
 
     def advance(self) -> list[dict[str, Any]]:
         """The messages for the events played since the last call (none: nothing new)."""
-        events = self._events()
-        out = self._feed(events[self.pos :])
-        return out + self._message()
+        return self._feed(self._new_events()) + self._message()
 
     def _message(self) -> list[dict[str, Any]]:
         steps, states = len(self.frames.steps), len(self.frames.states)
