@@ -140,8 +140,21 @@ td, th { padding: 3px 6px; text-align: left; vertical-align: top; }
 .board td { border-top: 1px solid #eeeae2; }
 .board .sub { display: block; color: var(--dim); font-size: 0.8rem; }
 .unranked td { color: var(--dim); }
+time { white-space: nowrap; }
 footer { padding-top: 16px; padding-bottom: 24px; }
-@media (max-width: 480px) { body { font-size: 15px; } td, th { padding: 3px 4px; } }
+@media (max-width: 640px) {
+  body { font-size: 15px; }
+  .board thead { display: none; }
+  .board, .board tbody { display: block; }
+  .board tr { display: grid; grid-template-columns: 2.2em 1fr 1fr; padding: 6px 4px;
+    border-top: 1px solid #eeeae2; }
+  .board td { border: 0; padding: 1px 4px; text-align: left; }
+  .board .rank { grid-row: span 3; font-weight: 600; }
+  .board .bot { grid-column: 2 / 4; font-weight: 600; }
+  .board .sub { display: inline; margin-left: 6px; }
+  .board .num[data-label]::before { content: attr(data-label) " "; color: var(--dim); }
+  .board .spread { display: block; margin-left: 0; }
+}
 """
 
 
@@ -149,7 +162,7 @@ def _page(title: str, body: str, refresh: int | None = None) -> str:
     meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
         f"{meta}<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
         '<header><h1>taimahjong server</h1><nav><a href="/">matches</a>'
         '<a href="/leaderboard">leaderboard</a><a href="/v1/">REST API</a></nav></header>'
@@ -247,16 +260,17 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n:,} {word}s"
 
 
-def _signed(value: float, digits: int = 0) -> str:
-    """A number for people: a sign, thousands separated, rounded to ``digits``.
+def _signed(value: float, digits: int = 0, plus: str = "+") -> str:
+    """A number for people: its sign (a true minus; ``plus`` before positive numbers),
+    thousands separated, rounded to ``digits``.
 
-    >>> _signed(30666.666666666668, 1), _signed(-1500), _signed(0)
-    ('+30,666.7', '−1,500', '0')
+    >>> _signed(30666.666666666668, 1), _signed(-1500), _signed(0), _signed(4.56, 1, "")
+    ('+30,666.7', '−1,500', '0', '4.6')
     """
     text = f"{abs(value):,.{digits}f}"
     if float(text.replace(",", "")) == 0:
         return text
-    return ("+" if value > 0 else "−") + text
+    return (plus if value > 0 else "−") + text
 
 
 def leaderboard_html(board: Leaderboard) -> str:
@@ -282,14 +296,17 @@ def leaderboard_html(board: Leaderboard) -> str:
 
 
 def _board_row(e: LeaderboardEntry) -> str:
+    """One bot's row; the ``data-label`` names a cell when a narrow screen stacks them."""
     low, high = e.points_per_hand_low, e.points_per_hand_high
     spread = "" if low is None or high is None else f"{_signed(low, 1)} … {_signed(high, 1)}"
     version = f'<span class="sub">{escape(e.bot_version)}</span>' if e.bot_version else ""
     seats = f'<span class="sub">{e.seats:,} seats</span>' if e.seats != e.matches else ""
     return (
-        f'<tr class="{"ranked" if e.rank else "unranked"}"><td>{e.rank or "–"}</td>'
+        f'<tr class="{"ranked" if e.rank else "unranked"}"><td class="rank">{e.rank or "–"}</td>'
         f'<td class="bot">{escape(e.bot_name)}{version}</td>'
-        f'<td class="num">{e.matches:,}{seats}</td><td class="num">{e.hands:,}</td>'
-        f'<td class="num">{_signed(e.points_per_hand, 1)}<span class="sub">{spread}</span></td>'
-        f'<td class="num">{e.rating:.1f}</td></tr>'
+        f'<td class="num" data-label="matches">{e.matches:,}{seats}</td>'
+        f'<td class="num" data-label="hands">{e.hands:,}</td>'
+        f'<td class="num" data-label="a hand">{_signed(e.points_per_hand, 1)}'
+        f'<span class="sub spread">{spread}</span></td>'
+        f'<td class="num" data-label="rating">{_signed(e.rating, 1, "")}</td></tr>'
     )
