@@ -78,9 +78,8 @@ async def front_page(server: TournamentServer, before: int | None = None) -> str
     played = [s for s in page if s.table_id not in shown]
     lines = await _lines(server, [*live[:LIVE_MAX], *played])
     more = max(0, len(live) - LIVE_MAX)
-    return front_html(
-        lines[: len(live[:LIVE_MAX])], lines[len(live[:LIVE_MAX]) :], next_before, more
-    )
+    shown_live = len(live[:LIVE_MAX])
+    return front_html(lines[:shown_live], lines[shown_live:], next_before, more, before is None)
 
 
 async def leaderboard_page(server: TournamentServer) -> str:
@@ -177,19 +176,20 @@ def front_html(
     played: Sequence[MatchLine],
     next_before: int | None,
     more_live: int = 0,
+    first: bool = True,
 ) -> str:
-    """The front page from its lines: the matches being played, then the others."""
-    parts = ["<h2>Playing now</h2>"]
-    if live:
-        parts.append(_cards(live))
-        if more_live:
-            parts.append(
-                f'<p class="note">and {more_live} more: <a href="/v1/tables">GET /v1/tables</a></p>'
-            )
-    else:
-        parts.append('<p class="note">No match is being played.</p>')
-    parts.append("<h2>Matches</h2>")
-    parts.append(_cards(played) if played else '<p class="note">No match yet.</p>')
+    """The front page from its lines: the matches being played (on the ``first`` page),
+    then the others. A page holds up to ``PAGE_SIZE`` tables, those playing included."""
+    parts = []
+    if first:
+        parts.append("<h2>Playing now</h2>")
+        parts.append(_cards(live) if live else '<p class="note">No match is being played.</p>')
+    if more_live:
+        parts.append(
+            f'<p class="note">and {more_live} more: <a href="/v1/tables">GET /v1/tables</a></p>'
+        )
+    parts.append("<h2>Matches</h2>" if first else "<h2>Older matches</h2>")
+    parts.append(_cards(played) if played else '<p class="note">No match here.</p>')
     if next_before is not None:
         parts.append(f'<p><a href="/?before={next_before}">older matches</a></p>')
     return _page("taimahjong server: matches", "".join(parts), LIVE_REFRESH if live else None)
