@@ -53,6 +53,18 @@ async def test_the_rest_base_lists_the_endpoints(tmp_path: Path) -> None:
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
 
 
+def test_every_route_is_listed(tmp_path: Path) -> None:
+    """A route added to the app without a line in ``ENDPOINTS`` fails here."""
+    from sdk.server.app import create_app
+    from sdk.server.core import TournamentServer
+
+    app = create_app(TournamentServer(_config(tmp_path)))
+    routes = {(m, r.path) for r in app.routes for m in getattr(r, "methods", None) or {"WS"}}
+    routes -= {("GET", "/v1"), ("HEAD", "/v1")}  # the index itself, also at /v1/
+    listed = {(m, p.split("?")[0]) for m, p, _ in ENDPOINTS}
+    assert {(m, p) for m, p in routes if m != "HEAD"} == listed | {("GET", "/v1/")}
+
+
 async def test_the_front_page_pages_back_and_shows_a_waiting_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

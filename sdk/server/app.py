@@ -1,4 +1,6 @@
-"""The ASGI app (FastAPI): protocol v1's REST resources under ``/v1`` and the
+"""The ASGI app (FastAPI): two pages for people (:mod:`sdk.server.pages`: ``GET /``,
+the matches, and ``GET /leaderboard``), ``GET /v1/`` listing the endpoints below
+(:data:`ENDPOINTS`), protocol v1's REST resources under ``/v1`` and the
 WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 :mod:`protocol.wire.rest`; every error answers an ``ErrorBody``.
 
@@ -13,10 +15,6 @@ WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 | ``GET /v1/matches/{match_id}/view`` | the replay viewer page (live, public only, while it runs) |
 | ``GET /v1/leaderboard`` | ``Leaderboard`` |
 | ``WS /v1/ws`` | protocol v1 |
-| ``GET /v1/`` | this table as JSON (``ENDPOINTS``) |
-
-and two pages for people (:mod:`sdk.server.pages`): ``GET /``, the matches, and
-``GET /leaderboard``.
 """
 
 from __future__ import annotations
