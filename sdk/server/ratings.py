@@ -1,11 +1,9 @@
 """The leaderboard: who is better, and how sure we are.
 
 Finished matches are grouped by bot *identity*, its name and version (as sent in
-``hello``), whatever seat or transport it played. For each identity: matches (a match
-counts once however many seats the bot held in it; ``seats`` counts those), hands (of
-those matches), points per hand of one seat with a 95% t interval over its matches (each
-match's points per hand, the mean of the bot's seats there, is one observation), and an
-OpenSkill rating (the Plackett-Luce model for the four players
+``hello``), whatever seat or transport it played. For each identity: matches, hands,
+points per hand with a 95% t interval over its matches (each match's points per hand is
+one observation), and an OpenSkill rating (the Plackett-Luce model for the four players
 of a match, ranked by final score, applied match by match in the order played). Bots
 with fewer than ``min_hands`` hands are listed but not ranked: an early lucky streak
 should not top the table.
@@ -49,7 +47,17 @@ class _Tally:
 
 
 def leaderboard(matches: Iterable[MatchOutcome], min_hands: int = 0) -> Leaderboard:
-    """The leaderboard of ``matches`` (in the order they were played)."""
+    """The leaderboard of ``matches`` (in the order they were played).
+
+    A match counts once for a bot however many seats it held there (``seats`` counts
+    those), and so do its hands; points per hand and the mean score are one seat's, and
+    the interval's observation for a match is the mean of the bot's seats there.
+
+    >>> m = MatchOutcome(("a", "a", "b", "c"), ("",) * 4, (600, 200, -400, -400), 2)
+    >>> e = leaderboard([m, m]).entries[0]
+    >>> (e.bot_name, e.matches, e.seats, e.hands, e.total_score, e.points_per_hand)
+    ('a', 2, 4, 4, 1600, 200.0)
+    """
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
