@@ -134,7 +134,8 @@ td, th { padding: 3px 6px; text-align: left; vertical-align: top; }
 .seat { color: var(--dim); white-space: nowrap; width: 4.5em; }
 .links { margin: 8px 0 0; display: flex; gap: 16px; flex-wrap: wrap; }
 .links a { display: inline-block; padding: 6px 0; }
-.board { background: #fff; border: 1px solid var(--line); border-radius: 8px; }
+.board { background: #fff; border: 1px solid var(--line); border-radius: 8px;
+  max-width: 64rem; }
 .board th { border-bottom: 2px solid var(--line); font-size: 0.9rem; }
 .board td { border-top: 1px solid #eeeae2; }
 .board .sub { display: block; color: var(--dim); font-size: 0.8rem; }
@@ -208,7 +209,9 @@ def _card(line: MatchLine) -> str:
         f'<td class="num">{_signed(score)}</td></tr>'
         for i, score in enumerate(s.scores)
     )
-    links = [f'<a href="/v1/matches/{mid}/view">{"watch" if s.status == "running" else "view"}</a>']
+    links = [
+        f'<a href="/v1/matches/{mid}/view">{"view" if s.status in ("finished", "aborted") else "watch"}</a>'
+    ]
     if s.status in ("finished", "aborted"):
         links.append(f'<a href="/v1/matches/{mid}/log.jsonl">record</a>')
     links.append(f'<a href="/v1/tables/{quote(s.table_id, safe="")}">status (JSON)</a>')
