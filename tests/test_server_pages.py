@@ -68,11 +68,13 @@ def test_every_route_is_listed(tmp_path: Path) -> None:
 async def test_the_front_page_pages_back_and_shows_a_waiting_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Pages of 2 tables: a table waiting for its bots (the oldest) is listed under
+    "Playing now" on the first page and nowhere else."""
     monkeypatch.setattr(pages, "PAGE_SIZE", 2)
     async with running_server(_config(tmp_path)) as server, _client(server) as http:
-        ids = [(await _finish(http, seed))["match_id"] for seed in (1, 2, 3)]
         ws = [{"seat": 0, "bot_name": "late", "transport": "ws"}]
-        waiting = await http.post("/v1/tables", json={"seed": 4, "hands": 2, "seats": ws})
+        waiting = (await http.post("/v1/tables", json={"seed": 4, "hands": 2, "seats": ws})).json()
+        ids = [(await _finish(http, seed))["match_id"] for seed in (1, 2, 3)]
         await asyncio.sleep(1.1)  # past the page cache
         first = (await http.get("/")).text
         older = re.search(r'href="/\?before=(\d+)"', first)
@@ -80,9 +82,9 @@ async def test_the_front_page_pages_back_and_shows_a_waiting_table(
         second = (await http.get(f"/?before={older.group(1)}")).text
         bad = await http.get("/?before=abc")
     listed = re.findall(r'data-match="([^"]+)"', first)
-    assert listed == [waiting.json()["match_id"], ids[2]]  # a page of 2 tables, one playing
+    assert listed == [waiting["match_id"], ids[2], ids[1]]  # playing now, then a page
     assert "waiting for its bots; 2 hands" in first and 'http-equiv="refresh"' in first
-    assert re.findall(r'data-match="([^"]+)"', second) == [ids[1], ids[0]]
+    assert re.findall(r'data-match="([^"]+)"', second) == [ids[0]]  # not the waiting one
     assert "Playing now" not in second and 'http-equiv="refresh"' not in second
     assert bad.status_code == 422 and bad.json()["message"].startswith("before:")
 

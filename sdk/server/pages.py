@@ -70,16 +70,20 @@ class MatchLine:
 
 async def front_page(server: TournamentServer, before: int | None = None) -> str:
     """The front page: the matches being played (on the first page) and one page of
-    the server's matches, newest first."""
+    the server's tables, newest first, less those being played (listed above)."""
     tables = sorted(server.tables.values(), key=lambda t: -t.spec.serial)
-    live = [t.status() for t in tables if not t.over] if before is None else []
+    live = [t.status() for t in tables if not t.over]
     page, next_before = await server.list_tables(PAGE_SIZE, before)
-    shown = {s.table_id for s in live}
-    played = [s for s in page if s.table_id not in shown]
-    lines = await _lines(server, [*live[:LIVE_MAX], *played])
-    more = max(0, len(live) - LIVE_MAX)
-    shown_live = len(live[:LIVE_MAX])
-    return front_html(lines[:shown_live], lines[shown_live:], next_before, more, before is None)
+    playing = {s.table_id for s in live}
+    played = [s for s in page if s.table_id not in playing and s.status in _OVER]
+    first = before is None
+    shown = live[:LIVE_MAX] if first else []
+    lines = await _lines(server, [*shown, *played])
+    more = max(0, len(live) - LIVE_MAX) if first else 0
+    return front_html(lines[: len(shown)], lines[len(shown) :], next_before, more, first)
+
+
+_OVER = frozenset({"finished", "aborted"})
 
 
 async def leaderboard_page(server: TournamentServer) -> str:
