@@ -35,6 +35,22 @@ def test_identity_is_name_and_version() -> None:
     assert mine["2"].points_per_hand_low is None  # one match: no spread to estimate
 
 
+def test_a_bot_seated_twice_counts_one_match_and_one_seats_points() -> None:
+    """Three matches with ``twice`` in two seats: 3 matches (6 seats), 48 hands, and the
+    points of one seat per hand; the means are rounded (no 30666.666666666668)."""
+    scores = [(30000, 1000, -16000, -15000), (-2000, 5000, -1000, -2000), (100, 0, 0, -100)]
+    matches = [_match(("twice", "twice", "b", "c"), s) for s in scores]
+    entry = next(e for e in leaderboard(matches).entries if e.bot_name == "twice")
+    assert (entry.matches, entry.seats, entry.hands, entry.total_score) == (3, 6, 48, 34100)
+    assert entry.points_per_hand == round(34100 / (6 * 16), 3)
+    assert entry.mean_score == round(34100 / 6, 3) == 5683.333
+    per_match = [(a + b) / 2 / 16 for a, b, *_ in scores]  # one observation a match
+    assert entry.points_per_hand_low is not None
+    assert entry.points_per_hand_low < min(per_match) < max(per_match) < entry.points_per_hand_high
+    lone = next(e for e in leaderboard(matches).entries if e.bot_name == "b")
+    assert (lone.matches, lone.seats, lone.hands) == (3, 3, 48)
+
+
 def test_winners_rate_higher_and_the_minimum_holds_ranks_back() -> None:
     strong = [_match(("a", "b", "c", "d"), (3000, -1000, -1000, -1000)) for _ in range(5)]
     board = leaderboard([*strong, _match(("a", "b", "c", "new"), (0, 0, 0, 0))], min_hands=32)

@@ -28,6 +28,7 @@ async def test_banner_table_and_match_logs_and_the_sdk_record_line(
             banner = next(
                 r.getMessage() for r in caplog.records if "taimahjong server" in r.getMessage()
             )
+            assert f"pages      {server.url}/   matches" in banner
             assert f"WebSocket  {server.ws_url}" in banner
             assert f"line port  127.0.0.1:{server.line_port}" in banner
             assert "lobby      a bot without a token waits; after 5 s house bots (greedy)" in banner

@@ -138,11 +138,11 @@ def test_leaderboard_ranks_by_rating_with_intervals(tmp_path: Path) -> None:
     ratings = [e["rating"] for e in entries]
     assert ratings == sorted(ratings, reverse=True)
     greedy = next(e for e in entries if e["bot_name"] == "greedy")
-    assert greedy["matches"] == 2 and greedy["hands"] == 4
+    assert (greedy["matches"], greedy["seats"], greedy["hands"]) == (2, 2, 4)
     rnd = next(e for e in entries if e["bot_name"] == "random")
-    assert rnd["matches"] == 6 and rnd["hands"] == 12  # three seats, two matches
-    for e in entries:
-        assert abs(e["points_per_hand"] - e["total_score"] / e["hands"]) < 0.001
+    assert (rnd["matches"], rnd["seats"], rnd["hands"]) == (2, 6, 4)  # three seats a match
+    for e in entries:  # one seat's points per hand: every match had two hands
+        assert abs(e["points_per_hand"] - e["total_score"] / (e["seats"] * 2)) < 0.001
         assert e["points_per_hand_low"] <= e["points_per_hand"] <= e["points_per_hand_high"]
         assert abs(e["rating"] - (e["rating_mu"] - 3 * e["rating_sigma"])) < 0.01
     assert sum(e["total_score"] for e in entries) == 0

@@ -130,15 +130,20 @@ class MatchLog(_Model):
 class LeaderboardEntry(_Model):
     """One bot's line of ``GET /v1/leaderboard``: a bot is its name and version (as sent
     in ``hello``). ``rank`` is ``None`` until it has played the leaderboard's
-    ``min_hands``. ``points_per_hand`` comes with its 95% interval over the bot's matches
-    (``None`` before two matches); ``rating`` is the OpenSkill (Plackett-Luce) rating's
-    conservative estimate ``rating_mu - 3 * rating_sigma``, updated match by match with
-    the four seats ranked by final score."""
+    ``min_hands``. ``matches`` counts each match once, however many seats the bot held in
+    it; ``seats`` counts the seats (a bot seated twice in each of three matches: 3 matches,
+    6 seats) and ``hands`` the hands of its matches. ``total_score`` sums its seats' final
+    scores, ``mean_score`` is one seat's mean final score and ``points_per_hand`` one
+    seat's points per hand, with its 95% interval over the bot's matches (``None`` before
+    two matches). ``rating`` is the OpenSkill (Plackett-Luce) rating's conservative
+    estimate ``rating_mu - 3 * rating_sigma``, updated match by match with the four seats
+    ranked by final score. Every float is rounded to 3 decimals."""
 
     rank: int | None = Field(default=None, ge=1)
     bot_name: str
     bot_version: str = ""
     matches: NonNegativeInt
+    seats: NonNegativeInt = 0
     hands: NonNegativeInt
     total_score: int
     mean_score: float = Field(strict=False)

@@ -1,4 +1,6 @@
-"""The ASGI app (FastAPI): protocol v1's REST resources under ``/v1`` and the
+"""The ASGI app (FastAPI): two pages for people (:mod:`sdk.server.pages`: ``GET /``,
+the matches, and ``GET /leaderboard``), ``GET /v1/`` listing the endpoints below
+(:data:`ENDPOINTS`), protocol v1's REST resources under ``/v1`` and the
 WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 :mod:`protocol.wire.rest`; every error answers an ``ErrorBody``.
 
@@ -41,16 +43,33 @@ from sdk.server.core import (
     TournamentServer,
     match_log_body,
 )
+from sdk.server.pages import front_page, leaderboard_page
 from sdk.server.records import Clock
 from sdk.server.respcache import ResponseCache
 from sdk.server.restlimits import RestLimits
 from sdk.server.wsconn import serve_ws
 
-__all__ = ["LIST_TTL", "create_app"]
+__all__ = ["ENDPOINTS", "LIST_TTL", "create_app"]
 
 LIST_TTL = 1.0
 """Seconds an encoded table list or leaderboard is reused (a finished match's log and
 record are kept until evicted: they never change)."""
+
+
+ENDPOINTS = (
+    ("GET", "/v1/health", "Health"),
+    ("POST", "/v1/tables", "TableCreated (201); needs the admin token if one is set"),
+    ("GET", "/v1/tables?limit=N&before=S", "TableList: one page, newest first"),
+    ("GET", "/v1/tables/{table_id}", "TableStatus"),
+    ("GET", "/v1/matches/{match_id}/log", "MatchLog (after the match)"),
+    ("GET", "/v1/matches/{match_id}/log.jsonl", "the game record (after the match)"),
+    ("GET", "/v1/matches/{match_id}/view", "the viewer page (public only while it runs)"),
+    ("GET", "/v1/leaderboard", "Leaderboard"),
+    ("WS", "/v1/ws", "protocol v1"),
+    ("GET", "/", "the front page (HTML): matches playing and played"),
+    ("GET", "/leaderboard", "the leaderboard page (HTML)"),
+)
+"""What ``GET /v1/`` lists: method, path and answer (docs/SERVER.md has the details)."""
 
 
 def _json(model: BaseModel, status: int = 200) -> JSONResponse:
@@ -102,6 +121,16 @@ def create_app(server: TournamentServer) -> FastAPI:
     @app.get("/v1/health")
     async def health() -> JSONResponse:
         return _json(Health(server_version=SERVER_VERSION))
+
+    index = {
+        "server_version": SERVER_VERSION,
+        "endpoints": [{"method": m, "path": p, "answer": a} for m, p, a in ENDPOINTS],
+    }
+
+    @app.get("/v1")
+    @app.get("/v1/")
+    async def api_index() -> JSONResponse:
+        return JSONResponse(index)
 
     @app.post("/v1/tables")
     async def create_table(request: Request) -> JSONResponse:
@@ -178,6 +207,25 @@ def create_app(server: TournamentServer) -> FastAPI:
 
         body = await cache.get(("leaderboard",), board, ttl=LIST_TTL, now=Clock.now())
         return Response(body, media_type="application/json")
+
+    @app.get("/")
+    async def front(before: int | None = None) -> Response:
+        if before is not None and not 0 <= before <= 1 << 62:
+            return _error(422, ErrorCode.MALFORMED, "before: a serial")
+
+        async def page() -> bytes:
+            return (await front_page(server, before)).encode()
+
+        body = await cache.get(("front", before), page, ttl=LIST_TTL, now=Clock.now())
+        return HTMLResponse(body)
+
+    @app.get("/leaderboard")
+    async def leaderboard_html() -> Response:
+        async def page() -> bytes:
+            return (await leaderboard_page(server)).encode()
+
+        body = await cache.get(("leaderboard.html",), page, ttl=LIST_TTL, now=Clock.now())
+        return HTMLResponse(body)
 
     config = server.config
     app.add_middleware(

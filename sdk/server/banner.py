@@ -1,10 +1,11 @@
-"""What the server tells the person who started it: where to connect, the lobby's rules
-and where records are served. (Tables log when they open, matches when they start and
+"""What the server tells the person who started it: its front page, where to connect,
+the lobby's rules and where records are served. (Tables log when they open, matches when they start and
 end, with their ids and record path: :mod:`sdk.server.core`, :mod:`sdk.server.table`.)
 
 >>> config = ServerConfig(port=8765, line_port=None)
 >>> print("\\n".join(banner(config, 8765, None)))
 taimahjong server 0.1.0
+  pages      http://127.0.0.1:8765/   matches (watch them live) and the leaderboard
   WebSocket  ws://127.0.0.1:8765/v1/ws   bots: python mybot.py --url ws://127.0.0.1:8765/v1/ws
   REST       http://127.0.0.1:8765/v1/   tables, logs, leaderboard (docs/SERVER.md)
   line port  off (--line-port PORT lets line-protocol programs connect over TCP)
@@ -29,7 +30,7 @@ def record_url(host: str, port: int | None, match_id: str) -> str:
 
 
 def banner(config: ServerConfig, http_port: int | None, line_port: int | None) -> list[str]:
-    """The start-up lines: the WebSocket URL, REST, the line port, the lobby policy."""
+    """The start-up lines: the front page, the WebSocket URL, REST, the line port, the lobby policy."""
     host = config.host
     ws = f"ws://{host}:{http_port}/v1/ws"
     line = (
@@ -44,6 +45,7 @@ def banner(config: ServerConfig, http_port: int | None, line_port: int | None) -
     )
     return [
         f"taimahjong server {SERVER_VERSION}",
+        f"  pages      http://{host}:{http_port}/   matches (watch them live) and the leaderboard",
         f"  WebSocket  {ws}   bots: python mybot.py --url {ws}",
         f"  REST       http://{host}:{http_port}/v1/   tables, logs, leaderboard (docs/SERVER.md)",
         f"  line port  {line}",

@@ -39,13 +39,25 @@ class MatchOutcome:
 @dataclass(slots=True)
 class _Tally:
     matches: int = 0
+    seats: int = 0
     hands: int = 0
+    seat_hands: int = 0
     total: int = 0
     per_hand: list[float] = field(default_factory=list)
 
 
 def leaderboard(matches: Iterable[MatchOutcome], min_hands: int = 0) -> Leaderboard:
-    """The leaderboard of ``matches`` (in the order they were played)."""
+    """The leaderboard of ``matches`` (in the order they were played).
+
+    A match counts once for a bot however many seats it held there (``seats`` counts
+    those), and so do its hands; points per hand and the mean score are one seat's, and
+    the interval's observation for a match is the mean of the bot's seats there.
+
+    >>> m = MatchOutcome(("a", "a", "b", "c"), ("",) * 4, (600, 200, -400, -400), 2)
+    >>> e = leaderboard([m, m]).entries[0]
+    >>> (e.bot_name, e.matches, e.seats, e.hands, e.total_score, e.points_per_hand)
+    ('a', 2, 4, 4, 1600, 200.0)
+    """
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -53,12 +65,8 @@ def leaderboard(matches: Iterable[MatchOutcome], min_hands: int = 0) -> Leaderbo
     ratings: dict[tuple[str, str], object] = {}
     for match in matches:
         ids = list(zip(match.names, match.versions, strict=True))
-        for who, score in zip(ids, match.scores, strict=True):
-            tally = tallies.setdefault(who, _Tally())
-            tally.matches += 1
-            tally.hands += match.hands
-            tally.total += score
-            tally.per_hand.append(score / max(1, match.hands))
+        for who, scores in _by_identity(ids, match.scores).items():
+            _count(tallies.setdefault(who, _Tally()), scores, match.hands)
         _rate(model, ratings, ids, match.scores)
     entries = [_entry(who, t, ratings[who]) for who, t in tallies.items()]
     ranked = sorted(
@@ -70,6 +78,26 @@ def leaderboard(matches: Iterable[MatchOutcome], min_hands: int = 0) -> Leaderbo
     )
     ranked = [e.model_copy(update={"rank": i}) for i, e in enumerate(ranked, 1)]
     return Leaderboard(entries=ranked + unranked, min_hands=min_hands)
+
+
+def _by_identity(
+    ids: list[tuple[str, str]], scores: tuple[int, ...]
+) -> dict[tuple[str, str], list[int]]:
+    """Each identity's final scores in one match (more than one if it held several seats)."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for who, score in zip(ids, scores, strict=True):
+        out.setdefault(who, []).append(score)
+    return out
+
+
+def _count(tally: _Tally, scores: list[int], hands: int) -> None:
+    """One match of one identity: one match, ``len(scores)`` seats, one observation."""
+    tally.matches += 1
+    tally.seats += len(scores)
+    tally.hands += hands
+    tally.seat_hands += len(scores) * hands
+    tally.total += sum(scores)
+    tally.per_hand.append(sum(scores) / len(scores) / max(1, hands))
 
 
 def _rate(
@@ -95,10 +123,11 @@ def _entry(who: tuple[str, str], tally: _Tally, rating: object) -> LeaderboardEn
         bot_name=who[0],
         bot_version=who[1],
         matches=tally.matches,
+        seats=tally.seats,
         hands=tally.hands,
         total_score=tally.total,
-        mean_score=tally.total / tally.matches,
-        points_per_hand=round(tally.total / max(1, tally.hands), 3),
+        mean_score=round(tally.total / tally.seats, 3),
+        points_per_hand=round(tally.total / max(1, tally.seat_hands), 3),
         points_per_hand_low=None if math.isnan(interval.low) else round(interval.low, 3),
         points_per_hand_high=None if math.isnan(interval.high) else round(interval.high, 3),
         rating=round(mu - 3 * sigma, 3),

@@ -297,10 +297,6 @@ class Store:
         """The latest ``limit`` matches whose serial is below ``before``, without logs."""
         return self.call(lambda db: _load_matches(db, limit, before))
 
-    def leaderboard(self) -> concurrent.futures.Future[list[tuple[str, int, int, int]]]:
-        """``(bot_name, matches, hands, total_score)`` over finished matches."""
-        return self.call(_leaderboard)
-
     def finished_matches(self) -> concurrent.futures.Future[list[MatchOutcome]]:
         """Every finished match in the order played, as the leaderboard reads it."""
         return self.call(_finished_matches)
@@ -374,16 +370,3 @@ def _finished_matches(db: sqlite3.Connection) -> list[MatchOutcome]:
         versions = tuple(seats.get(i, "") for i in range(len(seat_names)))
         out.append(MatchOutcome(seat_names, versions, tuple(json.loads(scores)), hands))
     return out
-
-
-def _leaderboard(db: sqlite3.Connection) -> list[tuple[str, int, int, int]]:
-    totals: dict[str, list[int]] = {}
-    for names, scores, hands in db.execute(
-        "SELECT seat_names, scores, hands_played FROM matches WHERE status='finished'"
-    ):
-        for name, score in zip(json.loads(names), json.loads(scores), strict=True):
-            entry = totals.setdefault(name, [0, 0, 0])
-            entry[0] += 1
-            entry[1] += hands
-            entry[2] += score
-    return [(name, m, h, s) for name, (m, h, s) in totals.items()]
