@@ -16,11 +16,10 @@ the viewer at ``#hand=3&step=12``.
 '#hand=3&step=12'
 >>> from sdk.records import Header, SeatInfo, build_record
 >>> from protocol.match import Match
->>> m = Match.new(seed=1, hands=2)
->>> rec = build_record(Header(1, 2, tuple(SeatInfo(s, s, "b") for s in range(4))), m.events, [])
->>> start = rec.hand_steps(1).start
->>> in_hand(rec, start + 1), match_step(rec, 1, 0) == start + 1
-((1, 0), True)
+>>> m = Match.new(seed=1, hands=1)
+>>> rec = build_record(Header(1, 1, tuple(SeatInfo(s, s, "b") for s in range(4))), m.events, [])
+>>> in_hand(rec, 3), match_step(rec, 0, 2)
+((0, 2), 3)
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ __all__ = [
     "in_hand",
     "match_step",
     "step_label",
+    "steps_in_hand",
     "viewer_anchor",
 ]
 
