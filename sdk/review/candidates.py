@@ -55,7 +55,8 @@ LABELS = {
     "shanten": "shanten after",
     "accept": "tiles that improve",
 }
-"""Column labels of the known keys (docs/REVIEW.md); any other key is its own label."""
+"""Column labels of the known keys (docs/RECORDS.md, "Reviewing a seat's decisions");
+any other key is its own label."""
 
 _PERCENT = frozenset({"win", "deal_in"})
 _ORDER = tuple(LABELS)
