@@ -145,3 +145,18 @@ def test_output_to_a_file_keeps_whole_lines(record: Record, tmp_path: Path) -> N
     rows = [line for line in run.stdout.splitlines() if line.startswith("│ hand")]
     assert rows and all(line.rstrip().endswith("│") for line in rows)
     assert max(map(len, run.stdout.splitlines())) > 80
+
+
+def test_a_closed_pipe_ends_the_review_quietly(record: Record, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "g.jsonl"
+    path.write_text(encode_record(record), encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    shell = f"{sys.executable} -m sdk.review {path} --seat 1 --bot greedy --all | head -n 3"
+    run = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, cwd=root,
+        timeout=300, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    assert run.returncode == 0 and run.stderr == "" and len(run.stdout.splitlines()) == 3
