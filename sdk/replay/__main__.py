@@ -1,13 +1,17 @@
-"""``python -m sdk.replay RECORD|URL [--seat N] [--hand H] [--print] [--step K]``
+"""``python -m sdk.replay RECORD|URL [--seat N] [--hand H] [--print] [--step S]``
 
 Replays a game record (``docs/RECORDS.md``) in the terminal. On a terminal it steps
-through a hand with the keyboard (arrows or ``n``/``p``: event by event, ``d``/``D``:
-decision by decision, ``]``/``[``: hand by hand, ``q``: quit); otherwise, or with
-``--print``, it prints the hands: every event, every decision with its options, time and
-outcome, the table at the end of the hand and the tai items of each win. ``--step K``
-prints the table after K events. ``--seat N`` shows what seat N saw (its own decisions
-only); ``--chinese`` writes tiles as 五萬, 中...; ``--html OUT`` writes the browser
-viewer instead (:mod:`sdk.replay.html`).
+through a hand with the keyboard (arrows or ``n``/``p``: event by event, down/up or
+``d``/``D``: decision by decision, PageDown/PageUp or ``]``/``[``: hand by hand,
+Home/End: the hand's first and last step, ``q``: quit; other keys and escape sequences
+do nothing); otherwise, or with ``--print``, it prints the hands: every event numbered
+within its hand, every decision with its options, time and outcome, the table at the end
+of the hand and the tai items of each win, in full lines (``--width`` to wrap). Hands
+count from 1 and steps within the hand (docs/RECORDS.md, "Numbering"): ``--hand H
+--step S`` prints the table after hand H's event S, the place the reviewer and the
+viewer's ``#hand=H&step=S`` name. ``--seat N`` shows what seat N saw (its own decisions
+only); ``--chinese`` writes tiles as 五萬, 中...; ``--html OUT`` writes the browser viewer
+instead (:mod:`sdk.replay.html`).
 
 RECORD is a file (from ``--save-log``, ``--save-logs`` or the server) or a server URL
 (``http://HOST:PORT/v1/matches/ID`` or its ``/log.jsonl``), or a line-protocol

@@ -187,7 +187,7 @@ def print_review(
 
 def _cost_text(d: DecisionReview) -> str:
     if d.value_cost:
-        return f"{d.value_cost:>6.0f} exp. "
+        return f"{d.value_cost:>6.0f} exp. pts "
     return "" if d.cost is None else f"{d.cost:>6} paid "
 
 
@@ -254,8 +254,7 @@ def review_html(review: Review, viewer: str | None = None) -> str:
             f'<tr{cls} title="{title}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
         )
     worst = "".join(
-        f'<li>{esc(_cost_text(d))}<a href="#{_anchor(d)}">{esc(d.where)}</a>: '
-        f"{esc(d.note or _outcome(d))}</li>"
+        f'<li><a href="#{_anchor(d)}">{esc(d.where)}</a>: {esc(_outcome(d))}</li>'
         for d in review.costliest()
     )
     sections = "".join(_section(d, viewer) for d in review.decisions)
