@@ -181,3 +181,18 @@ def test_printed_step_numbers_open_with_hand_and_step(
     global_step = match_step(record, 1, step)
     assert in_hand(record, global_step) == (1, step)
     assert record.events[global_step - 1].type == "discard"
+
+
+def test_arrow_and_page_keys_move_the_stepper(record: Record) -> None:
+    from sdk.replay import Stepper
+
+    s = Stepper(record, hand=0)
+    s.press("down")
+    assert s.step == record.decisions[0].after_event
+    s.press("up")
+    assert s.step == s.first
+    s.press("pagedown")
+    assert s.hand == 1 and s.step == record.hand_steps(1).start + 1
+    s.press("pageup")
+    assert s.hand == 0
+    assert s.press("f12") and s.press("") and s.hand == 0  # unknown keys: nothing, no quit
