@@ -160,3 +160,36 @@ def test_a_closed_pipe_ends_the_review_quietly(record: Record, tmp_path: Path) -
         timeout=300, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)},
     )  # fmt: skip
     assert run.returncode == 0 and run.stderr == "" and len(run.stdout.splitlines()) == 3
+
+
+def test_a_record_from_a_server_links_into_the_servers_viewer(
+    record: Record, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import http.server
+    import threading
+
+    body = encode_record(record).encode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200 if self.path == "/v1/matches/m1/log.jsonl" else 404)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/v1/matches/m1"
+        out = tmp_path / "r.html"
+        assert main([base, "--seat", "0", "--bot", "greedy", "--html", str(out)]) == 0
+    finally:
+        server.shutdown()
+        server.server_close()
+    capsys.readouterr()
+    page = out.read_text(encoding="utf-8")
+    assert f'href="{base}/view#hand=1&amp;step=' in page
+    assert not (tmp_path / "r.viewer.html").exists()  # the server's page, none written
