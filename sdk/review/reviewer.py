@@ -97,6 +97,10 @@ class DecisionReview:
         """The record step (events before, over the match) at which it was asked."""
         return self.decision.after_event
 
+    def add_note(self, text: str) -> None:
+        """Add ``text`` to :attr:`note` (after what it already says)."""
+        self.note = f"{self.note}; {text}" if self.note else text
+
     @property
     def where(self) -> str:
         """``"hand 3 step 12"``: the place people paste into ``sdk.replay --hand 3
@@ -278,9 +282,9 @@ def _review_one(watcher: _Watcher, decision: Decision) -> DecisionReview:
         discarder = None if claimed is None else seen.public.turn
         score = score_win(own_situation(seen.public, seen.own, tile, discarder))  # type: ignore[arg-type]
         item.cost = int(score.payments[seat])
-        item.note = f"let a win on {Tile(tile)} go by (worth {score.payments[seat]:+d})"  # type: ignore[arg-type]
+        item.add_note(f"let a win on {Tile(tile)} go by (worth {score.payments[seat]:+d})")  # type: ignore[arg-type]
     elif decision.fallback:
-        item.note = f"fallback ({decision.outcome.value}): {decision.applied} was applied"
+        item.add_note(f"fallback ({decision.outcome.value}): {decision.applied} was applied")
     return item
 
 
@@ -297,7 +301,8 @@ def _candidates(
     view = watcher.mirror.window
     outside = [v - c for v, c in zip(view.visible_counts(), counts, strict=True)]
     item.candidates = measure(counts, legal, claimed, outside)
-    item.note = failed
+    if failed:
+        item.add_note(failed)
     item.shape_loss = _shape_loss(item.candidates, item.decision.applied)
 
 
@@ -323,7 +328,7 @@ def _mark_deal_ins(review: Review) -> None:
                 continue
             paid = next((-h.result.payments[seat] for h in record.hands if h.end_event > i), 0)
             item.cost = paid
-            item.note = f"dealt in: {event.tile} won by seat {event.seat} (paid {paid})"
+            item.add_note(f"dealt in: {event.tile} won by seat {event.seat} (paid {paid})")
 
 
 def _discard_decision_step(record: Record, seat: int, win_index: int) -> int | None:
