@@ -228,6 +228,8 @@ def _check_args(args: argparse.Namespace) -> None:
         raise ValueError(f"--hands must be at least 1, not {args.hands}")
     if args.reconnect_attempts < 0:
         raise ValueError(f"--reconnect-attempts must be 0 or more, not {args.reconnect_attempts}")
+    if not args.connect_wait >= 0:
+        raise ValueError(f"--connect-wait must be 0 or more seconds, not {args.connect_wait}")
 
 
 def build_parser(
@@ -294,6 +296,11 @@ def build_parser(
     parser.add_argument(
         "--reconnect-attempts", type=int, default=10, help="for --url (default: %(default)s)"
     )
+    parser.add_argument(
+        "--connect-wait", type=float, default=Reconnect().first_connect, metavar="SECONDS",
+        help="for --url: how long to keep trying to reach a server that is not up yet, "
+        "quietly (default: %(default)s)",
+    )  # fmt: skip
     parser.add_argument(
         "--no-clock",
         action="store_true",
@@ -396,7 +403,7 @@ async def _remote(
 
     common: dict[str, Any] = {"budget": budget, "strict": args.strict, "executor": executor}
     if mode == "ws":
-        reconnect = Reconnect(attempts=args.reconnect_attempts)
+        reconnect = Reconnect(attempts=args.reconnect_attempts, first_connect=args.connect_wait)
         return await run_ws(bot, args.url, args.token, reconnect=reconnect, **common)
     if mode == "line":
         return await run_stdio(bot, stdout_fd=args.protocol_fd, transcript=transcript, **common)

@@ -213,7 +213,7 @@ def describe(view: GameView, request: DecisionRequest) -> str:
     >>> hand = HandState.new(seed=7, dealer=0)
     >>> seat, legal = next(iter(hand.pending().items()))
     >>> describe(GameView(hand.view(seat)), DecisionRequest(legal, 0.0))
-    'hand 0, seat 0, own turn (drew 3p)'
+    'hand 1, seat 0, own turn (drew 3p)'
     """
     last = view.last_discard
     if request.is_claim and last is not None:
@@ -222,7 +222,8 @@ def describe(view: GameView, request: DecisionRequest) -> str:
         drawn = request.drawn_tile or view.drawn_tile
         what = "own turn" + (f" (drew {drawn})" if drawn is not None else "")
     rid = f", request {request.request_id}" if request.request_id else ""
-    return f"hand {view.hand_number}, seat {view.seat}, {what}{rid}"
+    hand = view.hand_number + 1  # hands count from 1 for people (docs/RECORDS.md, Numbering)
+    return f"hand {hand}, seat {view.seat}, {what}{rid}"
 
 
 _traced: set[tuple[str, type, str, int]] = set()

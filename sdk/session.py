@@ -63,7 +63,7 @@ from sdk.bot import Bot, DecisionRequest, MatchInfo
 from sdk.budget import DEFAULT_BUDGET, Budget, DecisionStats
 from sdk.decide import decide_async
 from sdk.mirror import Mirror
-from sdk.transports import Channel, ChannelClosed, Codec
+from sdk.transports import Channel, ChannelClosed, Codec, ConnectFailed
 
 __all__ = [
     "NO_RECONNECT",
@@ -118,6 +118,12 @@ class Reconnect:
     knock all at once). The first retry is quick, because a pending request has at most
     3 s. Give up after ``attempts`` consecutive failures or ``give_up_after`` seconds
     without a working connection.
+
+    The very first connection is another matter: nothing listening there is most often
+    a server that is not running (or a wrong port), so it is tried again, quietly, for
+    ``first_connect`` seconds only (a server still starting; not at all with
+    ``attempts=0``), then the session fails with one :class:`ConnectionLost` (it used to
+    log ``attempts`` warnings over 10 s).
     """
 
     attempts: int = 10
@@ -125,6 +131,7 @@ class Reconnect:
     factor: float = 2.0
     maximum: float = 2.0
     give_up_after: float = 60.0
+    first_connect: float = 1.0
 
     def delay(self, attempt: int, rng: random.Random) -> float:
         """Seconds to wait before attempt ``attempt`` (0-based)."""
@@ -500,13 +507,20 @@ async def drive(
     """
     rng = rng or random.Random()
     failures, down_since = 0, time.monotonic()
+    opened = False
     try:
         while True:
             channel = None
             try:
                 channel = await connect()
+                opened = True
                 await session.serve(channel)
                 return session.result
+            except ConnectFailed as exc:
+                if opened:
+                    raise
+                _check_first(session, reconnect, down_since, exc)
+                await asyncio.sleep(min(FIRST_RETRY, reconnect.first_connect))
             except (ChannelClosed, SequenceGapError) as exc:
                 if session.greeted:  # this connection had been working
                     failures, down_since = 0, time.monotonic()
@@ -521,6 +535,22 @@ async def drive(
                     await channel.close()
     finally:
         await session.close()
+
+
+FIRST_RETRY = 0.25
+"""Seconds between the quiet attempts at a first connection."""
+
+
+def _check_first(session: Session, policy: Reconnect, since: float, exc: Exception) -> None:
+    """Raise :class:`ConnectionLost` unless the first connection may be tried again."""
+    waited = time.monotonic() - since
+    if (
+        not session.codec.resumable
+        or policy.attempts == 0
+        or waited + FIRST_RETRY > policy.first_connect
+    ):
+        raise ConnectionLost(str(exc)) from exc
+    log.debug("cannot connect yet (%s); trying again", exc)
 
 
 def _check_retry(

@@ -36,7 +36,11 @@ def test_writes_json_markdown_and_log(tmp_path: Path, capsys: pytest.CaptureFixt
     markdown = (tmp_path / "arena.md").read_text()
     assert "| seeded |" in markdown and "## Pairwise differences" in markdown
     assert len(list((tmp_path / "records").glob("*.jsonl"))) == 4  # --log: the records
-    assert "Pairs" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Pairs" in out
+    # one deal: no spread, no test; it said "no significant difference"
+    assert all(p["verdict"].startswith("not tested: 1 deal") for p in report["pairs"])
+    assert "untested" in out and "no significant difference" not in out + markdown
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -48,7 +52,10 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert main(["bots.random"] * 4 + both) == 2
     assert "give one of them" in capsys.readouterr().err
     assert main(["bots.random"] * 4 + ["--match-hands", "0"]) == 2
-    assert main(["bots.random"] * 3) == 2
+    for count in (3, 5, 0):  # it said "the following arguments are required: BOT"
+        assert main(["bots.random"] * count) == 2
+        err = capsys.readouterr().err.strip()
+        assert "needs 4 bots" in err and err.endswith(f"got {count} (see --help)")
 
 
 @pytest.mark.parametrize(

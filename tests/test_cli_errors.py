@@ -162,6 +162,17 @@ def test_a_server_that_is_not_running(capsys: pytest.CaptureFixture[str]) -> Non
     )
 
 
+def test_a_server_that_is_not_running_is_one_line_within_two_seconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the default policy logged ten reconnect warnings over 8 s before its one line
+    url = f"ws://127.0.0.1:{_free_port()}/v1/ws"
+    started = time.monotonic()
+    code, err = _run(_bot, ["--url", url], capsys)
+    assert time.monotonic() - started < 2.0
+    assert code == EXIT_FAILED and err.startswith(f"error: cannot connect to {url}")
+
+
 def test_a_port_already_taken(capsys: pytest.CaptureFixture[str]) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

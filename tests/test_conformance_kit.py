@@ -9,6 +9,7 @@ does not fit the game gets both reported, and the bot answers on regardless.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 
@@ -53,6 +54,10 @@ def test_a_match_against_house_bots(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*args, "--", *GREEDY]) == 0
     out = capsys.readouterr().out
     assert "defaults: 0" in out and out.strip().splitlines()[-1] == "PASS: 1 matches, 0 defaults"
+    # one numbering: seats 0..3 as in the scores (it printed "seat 1" by the score of seat 0)
+    assert "program at seat 0: finished" in out
+    scores = next(line for line in out.splitlines() if line.strip().startswith("scores:"))
+    assert re.search(r"seat 0 [+-]\d+ \(the program\), seat 1 [+-]\d+, seat 2", scores)
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -183,7 +183,7 @@ def test_a_hu_listing_the_declared_sets_lets_every_seat_score_every_hand(
         unscored
         == [
             "line protocol: seat 4 won with concealed kongs /hu does not list; "
-            "hand 0 is not scored and the scores leave it out"
+            "hand 1 is not scored and the scores leave it out"
         ]
         * 3
     )

@@ -52,7 +52,7 @@ def test_a_late_answer_is_replaced_with_a_warning_naming_the_decision(
     assert len(late) == 1
     seat = result.seats[0]
     assert late[0].startswith("slow was late: 0.6")
-    assert f"hand 0, seat {seat}, " in late[0] and "the fallback is used" in late[0]
+    assert f"hand 1, seat {seat}, " in late[0] and "the fallback is used" in late[0]
 
 
 def test_without_the_clock_the_late_answer_stands(caplog: pytest.LogCaptureFixture) -> None:
@@ -67,7 +67,7 @@ def test_local_command_warns_and_no_clock_silences(capsys: pytest.CaptureFixture
     assert main(SlowOnce, argv) == 0
     err = capsys.readouterr().err
     assert re.search(
-        r"slow was late: 0\.\d\d s for hand 0, seat \d, .*, which allowed 0\.[45]\d s", err
+        r"slow was late: 0\.\d\d s for hand 1, seat \d, .*, which allowed 0\.[45]\d s", err
     )
     assert (
         "warning: 1 of your decisions took longer than 0.5 s and were answered by the "

@@ -42,7 +42,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
 def test_print_shows_events_decisions_table_and_tai(
     record: Record, path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = _run([str(path), "--hand", "0", "--print"], capsys)
+    code, out, _ = _run([str(path), "--hand", "1", "--print"], capsys)
     assert code == 0
     first = next(d for d in record.decisions)
     assert f"chose {first.applied}" in out and "options: discard" in out
@@ -56,7 +56,7 @@ def test_print_shows_events_decisions_table_and_tai(
 def test_one_seats_view_hides_the_others_tiles_and_decisions(
     record: Record, path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = _run([str(path), "--hand", "0", "--seat", "1", "--print"], capsys)
+    code, out, _ = _run([str(path), "--hand", "1", "--seat", "1", "--print"], capsys)
     assert code == 0
     assert "greedy (seat 1) chose" in out
     assert "greedy (seat 2) chose" not in out
@@ -67,14 +67,16 @@ def test_one_seats_view_hides_the_others_tiles_and_decisions(
 
 
 def test_chinese_tiles(record: Record, path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run([str(path), "--hand", "0", "--print", "--chinese"], capsys)
+    code, out, _ = _run([str(path), "--hand", "1", "--print", "--chinese"], capsys)
     win = record.hands[0].result
     assert code == 0 and win.win_tile is not None and win.win_tile.chinese in out
 
 
 def test_step_prints_the_table_at_that_step(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run([str(path), "--step", "5"], capsys)
-    assert code == 0 and "step 5/" in out and "hand 0" in out
+    assert code == 0 and "hand 1 · step 5/" in out
+    code, out, _ = _run([str(path), "--hand", "2", "--step", "0"], capsys)
+    assert code == 0 and "hand 2 · step 0/" in out
 
 
 def test_keyboard_stepping_stays_in_the_hand_and_jumps_to_decisions(record: Record) -> None:
@@ -132,7 +134,11 @@ def test_a_hand_out_of_range_is_a_usage_error(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = _run([str(path), "--hand", "9"], capsys)
-    assert code == 2 and "hands 0..1" in _one_line(err)
+    assert code == 2 and "hands 1..2" in _one_line(err)
+    code, _, err = _run([str(path), "--hand", "0"], capsys)
+    assert code == 2 and "hands 1..2" in _one_line(err)
+    code, _, err = _run([str(path), "--hand", "2", "--step", "999"], capsys)
+    assert code == 2 and "hand 2 has steps 0.." in _one_line(err)
 
 
 @pytest.fixture
@@ -162,8 +168,8 @@ def http_server(path: Path) -> Iterator[str]:
 def test_a_url_is_fetched_and_an_unknown_one_is_a_usage_error(
     http_server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = _run([f"{http_server}/v1/matches/m1", "--hand", "0", "--print"], capsys)
-    assert code == 0 and "hand 0: dealer" in out
+    code, out, _ = _run([f"{http_server}/v1/matches/m1", "--hand", "1", "--print"], capsys)
+    assert code == 0 and "hand 1: dealer" in out
     code, _, err = _run([f"{http_server}/v1/matches/nope"], capsys)
     assert code == 2 and "no such match" in _one_line(err)
 

@@ -82,7 +82,9 @@ def test_the_command_line_writes_text_and_html(
     assert "seat 3 (greedy)" in out and "decisions that cost the most" in out
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "dealt in" in page and "http" not in page
-    assert review_html(review_record(read_record(path), 3, "bots.random")) == page
+    review = review_record(read_record(path), 3, "bots.random")
+    assert review_html(review, "review.viewer.html") == page
+    assert (tmp_path / "review.viewer.html").read_text(encoding="utf-8").startswith("<!DOCTYPE")
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ class ScoreKeeper:
                 "line protocol: seat %d won with concealed kongs /hu does not list; "
                 "hand %d is not scored and the scores leave it out",
                 win.seat + 1,
-                pub.hand,
+                pub.hand + 1,  # hands count from 1 for people (docs/RECORDS.md, Numbering)
             )
             return None
         situation = win_situation(pub, win.seat, win.hand, win.melds, win.tile, win.from_seat)

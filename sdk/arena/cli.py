@@ -49,7 +49,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "bots",
-        nargs=4,
+        nargs="*",
         metavar="BOT",
         help="four bots: a house bot (greedy), a module (mybot), module:Class, "
         "or a file (./mybot.py, ./mybot.py:MyBot)",
@@ -81,6 +81,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+SEATS = 4
+"""How many bots a table takes."""
+
 RECORDS_DIR = "records"
 """Where ``--log`` writes the game records, under ``--out``."""
 
@@ -93,6 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     p = parser()
     args = p.parse_args(argv)
+    if len(args.bots) != SEATS:
+        p.error(f"needs {SEATS} bots, one a seat (the same one may be given more than once), "
+                f"got {len(args.bots)}")  # fmt: skip
     err = Console(stderr=True)
     if args.log:
         if args.out is None:

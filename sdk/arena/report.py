@@ -127,7 +127,7 @@ def pair_rows(result: ArenaResult) -> list[tuple[str, ...]]:
             fmt_interval(p.diff),
             fmt_p(p.p_value),
             fmt_p(p.p_holm),
-            "yes" if p.significant else "no",
+            ("yes" if p.significant else "no") if p.tested else "untested",
             p.verdict,
         )
         for p in result.pairs

@@ -119,8 +119,18 @@ class PairStats:
         return self.p_holm < 1 - self.diff.level
 
     @property
+    def tested(self) -> bool:
+        """Whether there was a test at all: two deals or more (one deal has no spread
+        to compare the difference with)."""
+        return not math.isnan(self.diff.low)
+
+    @property
     def verdict(self) -> str:
-        """A sentence for people: who is better, or that the run cannot tell."""
+        """A sentence for people: who is better, that the run cannot tell, or that
+        there was nothing to test."""
+        if not self.tested:
+            deals = f"{self.diff.n} deal" + ("" if self.diff.n == 1 else "s")
+            return f"not tested: {deals} (a comparison needs at least 2)"
         better, worse = (self.a, self.b) if self.diff.mean > 0 else (self.b, self.a)
         if self.significant:
             return f"{better} beats {worse}"

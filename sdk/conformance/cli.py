@@ -134,17 +134,27 @@ def _match(args: argparse.Namespace, command: list[str]) -> int:
         raise _refused(exc) from None
     for run in runs:
         shown = ", ".join(f"{k} {v}" for k, v in sorted(run.outcomes.items()))
-        print(f"== match seed {run.seed}, program at seat {run.seat + 1}: {run.status}")
+        print(f"== match seed {run.seed}, program at seat {run.seat}: {run.status}")
         print(f"  decisions: {sum(run.outcomes.values())} ({shown}); defaults: {run.defaults}")
-        print(
-            f"  scores: {run.scores} (the program's: {run.scores[run.seat] if run.scores else '-'})"
-        )
+        print(f"  scores: {_scores(run.scores, run.seat)}")
         for fault in run.faults[:20]:
             print(f"  FAULT {fault}")
     failed = [r for r in runs if not r.passed]
     verdict = "FAIL" if failed else "PASS"
     print(f"{verdict}: {len(runs)} matches, {sum(r.defaults for r in runs)} defaults")
     return 1 if failed else 0
+
+
+def _scores(scores: Sequence[int], program: int) -> str:
+    """Scores by seat, the program's marked: ``seat 0 -1000, seat 1 +500 (the program), ...``.
+
+    >>> _scores([-1000, 500, 0, 500], 1)
+    'seat 0 -1000, seat 1 +500 (the program), seat 2 +0, seat 3 +500'
+    """
+    if not scores:
+        return "-"
+    mark = {program: " (the program)"}
+    return ", ".join(f"seat {s} {v:+d}{mark.get(s, '')}" for s, v in enumerate(scores))
 
 
 def _refused(exc: RestError) -> CommandError:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from protocol.wire.messages import Timing
 from protocol.wire.rest import SeatAssignment, TableCreate
 from sdk.records import parse_text
+from sdk.replay.numbering import step_label
 from sdk.rest import RestClient, RestError
 
 __all__ = ["MatchRun", "MatchSetupError", "play_matches"]
@@ -87,13 +88,15 @@ async def _decisions(rest: RestClient, run: MatchRun, match_id: str) -> None:
     response = await rest.http.get(path)
     if response.is_error:
         raise RestError(response.status_code, response.text[:200] or "no body")
-    for decision in parse_text(response.text, source=path).decisions:
+    record = parse_text(response.text, source=path)
+    for decision in record.decisions:
         if decision.seat == run.seat:
             outcome = str(decision.outcome)
             run.outcomes[outcome] += 1
             if outcome not in _OWN:
                 raw = (decision.raw or "").replace("\n", " | ")
-                run.faults.append(f"{outcome}: {decision.reason} ({raw!r})")
+                where = step_label(record, decision.after_event)
+                run.faults.append(f"{where}: {outcome}: {decision.reason} ({raw!r})")
 
 
 async def _play_one(rest: RestClient, table: TableCreate, run: MatchRun) -> None:

@@ -1,13 +1,17 @@
-"""``python -m sdk.replay RECORD|URL [--seat N] [--hand H] [--print] [--step K]``
+"""``python -m sdk.replay RECORD|URL [--seat N] [--hand H] [--print] [--step S]``
 
 Replays a game record (``docs/RECORDS.md``) in the terminal. On a terminal it steps
-through a hand with the keyboard (arrows or ``n``/``p``: event by event, ``d``/``D``:
-decision by decision, ``]``/``[``: hand by hand, ``q``: quit); otherwise, or with
-``--print``, it prints the hands: every event, every decision with its options, time and
-outcome, the table at the end of the hand and the tai items of each win. ``--step K``
-prints the table after K events. ``--seat N`` shows what seat N saw (its own decisions
-only); ``--chinese`` writes tiles as 五萬, 中...; ``--html OUT`` writes the browser
-viewer instead (:mod:`sdk.replay.html`).
+through a hand with the keyboard (arrows or ``n``/``p``: event by event, down/up or
+``d``/``D``: decision by decision, PageDown/PageUp or ``]``/``[``: hand by hand,
+Home/End: the hand's first and last step, ``q``: quit; other keys and escape sequences
+do nothing); otherwise, or with ``--print``, it prints the hands: every event numbered
+within its hand, every decision with its options, time and outcome, the table at the end
+of the hand and the tai items of each win, in full lines (``--width`` to wrap). Hands
+count from 1 and steps within the hand (docs/RECORDS.md, "Numbering"): ``--hand H
+--step S`` prints the table after hand H's event S, the place the reviewer and the
+viewer's ``#hand=H&step=S`` name. ``--seat N`` shows what seat N saw (its own decisions
+only); ``--chinese`` writes tiles as 五萬, 中...; ``--html OUT`` writes the browser viewer
+instead (:mod:`sdk.replay.html`).
 
 RECORD is a file (from ``--save-log``, ``--save-logs`` or the server) or a server URL
 (``http://HOST:PORT/v1/matches/ID`` or its ``/log.jsonl``), or a line-protocol
@@ -23,14 +27,22 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.console import Console, Group
 from rich.text import Text
 
-from protocol.cli import Parser
+from protocol.cli import Parser, run_command
 from protocol.events import Event, project
 from sdk.records import Record
+from sdk.replay.keys import read_keys
+from sdk.replay.numbering import (
+    hand_index,
+    hand_label,
+    hand_number,
+    match_step,
+    steps_in_hand,
+)
 from sdk.replay.source import (
     EXIT_USAGE,
     ReplayInputError,
@@ -38,8 +50,8 @@ from sdk.replay.source import (
     load_record,
     refused_seat,
 )
-from sdk.replay.stepper import Stepper
-from sdk.replay.text import decision_lines, describe, table_at, win_table
+from sdk.replay.stepper import KEY_HELP, Stepper
+from sdk.replay.text import console_for, decision_lines, describe, table_at, win_table
 
 
 def parser() -> argparse.ArgumentParser:
@@ -52,9 +64,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("record", metavar="RECORD|URL", help="a record file or a server match URL")
     p.add_argument("--seat", type=int, choices=range(4), help="show what this seat saw")
-    p.add_argument("--hand", type=int, help="only this hand (from 0)")
+    p.add_argument("--hand", type=int, metavar="H", help="only hand H (hands count from 1)")
     p.add_argument("--print", action="store_true", dest="print_mode", help="print, do not step")
-    p.add_argument("--step", type=int, help="print the table after this many events")
+    p.add_argument(
+        "--step", type=int, metavar="S",
+        help="print the table at step S of the hand (--hand, default 1): after its event S",
+    )  # fmt: skip
     p.add_argument("--chinese", action="store_true", help="tiles in Chinese characters")
     add_width_option(p)
     p.add_argument(
@@ -78,27 +93,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     if record.perspective is not None:  # a transcript: one seat's side only
         args.seat = record.perspective
     hands = sum(1 for e in record.events if e.type == "hand_start")
-    if args.hand is not None and not 0 <= args.hand < hands:
-        print(f"error: --hand {args.hand}: the record has hands 0..{hands - 1}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.step is not None and not 0 <= args.step < record.steps:
-        print(
-            f"error: --step {args.step}: the record has steps 0..{record.steps - 1}",
-            file=sys.stderr,
-        )
+    hand = None if args.hand is None else hand_index(args.hand)
+    wrong = _out_of_range(record, hands, hand, args.step)
+    if wrong is not None:
+        print(f"error: {wrong}", file=sys.stderr)
         return EXIT_USAGE
     if args.html is not None:
         return _write_html(record, args.html, args.seat)
-    console = Console(width=args.width, highlight=False)
+    console = console_for(args.width)
     if args.step is not None:
-        console.print(table_at(record, args.step, seat=args.seat, chinese=args.chinese))
+        step = match_step(record, hand or 0, args.step)
+        console.print(table_at(record, step, seat=args.seat, chinese=args.chinese))
         return 0
     if args.print_mode or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        selected = range(hands) if args.hand is None else [args.hand]
-        for hand in selected:
-            print_hand(console, record, hand, seat=args.seat, chinese=args.chinese)
+        selected = range(hands) if hand is None else [hand]
+        for one in selected:
+            print_hand(console, record, one, seat=args.seat, chinese=args.chinese)
         return 0
-    return _interactive(console, record, args.hand or 0, args.seat, args.chinese)
+    return _interactive(console, record, hand or 0, args.seat, args.chinese)
+
+
+def _out_of_range(record: Record, hands: int, hand: int | None, step: int | None) -> str | None:
+    """Why ``--hand`` (0-based here) or ``--step`` names nothing in ``record``, or None."""
+    if hand is not None and not 0 <= hand < hands:
+        return f"--hand {hand_number(hand)}: the record has hands 1..{hands}"
+    if step is None:
+        return None
+    if hands == 0:
+        return f"--step {step}: the record has no hand"
+    last = steps_in_hand(record, hand or 0) - 1
+    if not 0 <= step <= last:
+        return f"--step {step}: {hand_label(hand or 0)} has steps 0..{last}"
+    return None
 
 
 def _write_html(record: Record, out: Path, seat: int | None) -> int:
@@ -136,7 +162,7 @@ def print_hand(
             console.print(Text(line if line.startswith(" ") else f"  > {line}", style="cyan"))
         seen = _seen(record.events[i], seat)
         if seen is not None:
-            console.print(f"{i:5d}  {describe(seen, names)}", markup=False)
+            console.print(f"{i - span.start:5d}  {describe(seen, names)}", markup=False)
     console.print(table_at(record, span.stop, seat=seat, chinese=chinese))
     for h in record.hands:
         if h.hand == hand:
@@ -159,7 +185,7 @@ def _screen(stepper: Stepper, record: Record, seat: int | None, chinese: bool) -
             parts.append(Text("\n".join(decision_lines(d, names)), style="cyan"))
     if step == stepper.last:
         parts += [win_table(h, names) for h in record.hands if h.hand == stepper.hand]
-    parts.append(Text("→/n next  ←/p back  d/D decision  ]/[ hand  home/end  q quit", style="dim"))
+    parts.append(Text(KEY_HELP, style="dim"))
     return Group(*parts)
 
 
@@ -176,16 +202,8 @@ def _interactive(
 
 
 class _raw_keys:
-    """Read single key presses from a POSIX terminal (arrows as names)."""
-
-    _SEQUENCES: ClassVar[dict[str, str]] = {
-        "[C": "right",
-        "[D": "left",
-        "[H": "home",
-        "[F": "end",
-        "OH": "home",
-        "OF": "end",
-    }
+    """The terminal in cbreak mode for the time of the replay; yields key names
+    (:mod:`sdk.replay.keys`)."""
 
     def __enter__(self) -> Callable[[], str]:
         import termios
@@ -194,20 +212,14 @@ class _raw_keys:
         self._fd = sys.stdin.fileno()
         self._saved = termios.tcgetattr(self._fd)
         tty.setcbreak(self._fd)
-        return self._read
+        keys = read_keys(self._fd)
+        return lambda: next(keys, "q")
 
     def __exit__(self, *exc: object) -> None:
         import termios
 
         termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
 
-    def _read(self) -> str:
-        ch = sys.stdin.read(1)
-        if ch == "\x1b":
-            seq = sys.stdin.read(2)
-            return self._SEQUENCES.get(seq, "escape")
-        return {"\r": "enter", "\n": "enter", "\x7f": "backspace", "": "q"}.get(ch, ch)
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

@@ -2,8 +2,9 @@
 :mod:`sdk.replay.__main__` reads the keys and draws).
 
 Keys: right arrow, ``n``, space or enter: next event; left arrow, ``p`` or backspace:
-previous; ``d`` / ``D``: next / previous decision; ``]`` / ``[``: next / previous hand;
-``home`` / ``end``: start / end of the hand; ``q``: quit.
+previous; down / up arrow, ``d`` / ``D``: next / previous decision; PageDown / PageUp,
+``]`` / ``[``: next / previous hand; Home / End: start / end of the hand; ``q`` or
+Escape: quit. Other keys do nothing.
 
 >>> from protocol.match import Match
 >>> from sdk.records import Header, SeatInfo, build_record
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from sdk.records import Record
 
-__all__ = ["KEYS", "Stepper"]
+__all__ = ["KEYS", "KEY_HELP", "Stepper"]
 
 KEYS = {
     "right": "next",
@@ -29,14 +30,21 @@ KEYS = {
     "p": "prev",
     "backspace": "prev",
     "d": "next_decision",
+    "down": "next_decision",
     "D": "prev_decision",
+    "up": "prev_decision",
     "]": "next_hand",
+    "pagedown": "next_hand",
     "[": "prev_hand",
+    "pageup": "prev_hand",
     "home": "hand_start",
     "end": "hand_end",
     "q": "quit",
     "escape": "quit",
 }
+
+KEY_HELP = "→/n next  ←/p back  ↓/d ↑/D decision  PgDn/] PgUp/[ hand  Home/End  q quit"
+"""The key line under the keyboard replay."""
 
 
 class Stepper:

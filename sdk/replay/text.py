@@ -17,10 +17,11 @@ hand).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import IO, Any
 
-from rich.console import Group
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -45,8 +46,10 @@ from protocol.tiles import Tile
 from protocol.view import SeatView
 from protocol.wall import RESERVED
 from sdk.records import Decision, HandRecord, Record, views_at
+from sdk.replay.numbering import hand_label, in_hand, steps_in_hand
 
 __all__ = [
+    "console_for",
     "decision_lines",
     "describe",
     "river_claims",
@@ -57,6 +60,29 @@ __all__ = [
 
 _SUIT_STYLE = {"m": "red", "p": "blue", "s": "green"}
 _WIND_NAMES = "ESWN"
+
+
+UNWRAPPED = 10_000
+"""The width written when the output is not a terminal and no ``--width`` is given:
+full lines (a file or a pipe gets every column, not 80)."""
+
+
+class _PipeConsole(Console):
+    """A console whose reader may go away (``... --print | head``): that ends the
+    command like :func:`protocol.cli.run_command` does, quietly (rich exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+def console_for(width: int | None, file: IO[str] | None = None) -> Console:
+    """The console of the terminal tools: ``width`` columns if given, else the
+    terminal's, else (a file, a pipe) lines as long as they need."""
+    out = sys.stdout if file is None else file
+    if width is None and not out.isatty():
+        width = UNWRAPPED
+    return _PipeConsole(file=file, width=width, highlight=False)
 
 
 def tile_text(tile: int, chinese: bool = False) -> Text:
@@ -89,7 +115,9 @@ def describe(event: Event, names: Sequence[str]) -> str:
     cls = type(event)
     if cls is HandStart:
         e: Any = event
-        return f"hand {e.hand}: dealer {_who(e.dealer, names)}, round wind {Tile(e.round_wind)}"
+        return (
+            f"{hand_label(e.hand)}: dealer {_who(e.dealer, names)}, round wind {Tile(e.round_wind)}"
+        )
     seat = event.seat
     who = _who(seat, names) if seat is not None else ""
     e = event
@@ -175,8 +203,10 @@ def table_at(record: Record, step: int, *, seat: int | None = None, chinese: boo
     view = views[0 if seat is None else seat]
     public = view.public
     names = [s.name for s in record.header.seats]
+    hand, within = in_hand(record, step)
+    last = steps_in_hand(record, hand) - 1 if record.events else 0
     title = (
-        f"step {step}/{record.steps - 1} · hand {public.hand} · round {Tile(public.round_wind)}"
+        f"{hand_label(hand)} · step {within}/{last} · round {Tile(public.round_wind)}"
         f" · wall {public.wall_left} ({max(0, public.wall_left - RESERVED)} to draw)"
     )
     if seat is not None:
@@ -238,10 +268,12 @@ def win_table(hand: HandRecord, names: Sequence[str]) -> Group:
     r = hand.result
     lines: list[Any] = []
     if r.winner is None:
-        lines.append(Text(f"hand {hand.hand}: {r.outcome.replace('_', ' ')}, no payments"))
+        lines.append(Text(f"{hand_label(hand.hand)}: {r.outcome.replace('_', ' ')}, no payments"))
         return Group(*lines)
     how = "self-draw" if r.discarder is None else f"from {_who(r.discarder, names)}"
-    lines.append(Text(f"hand {hand.hand}: {_who(r.winner, names)} wins on {r.win_tile} ({how})"))
+    lines.append(
+        Text(f"{hand_label(hand.hand)}: {_who(r.winner, names)} wins on {r.win_tile} ({how})")
+    )
     score = dict(r.score or {})
     items = Table("tai item", "", "tai", "count", title=f"{score.get('total_tai', 0)} tai")
     for item in score.get("items", []):

@@ -9,10 +9,18 @@ would answer. Their answers change nothing: the game goes on as recorded. Everyt
 measured on the seat's own view, so a record of that seat's side only (a line-protocol
 transcript, :mod:`sdk.records.transcript`) is reviewed as well as a full one.
 
-Costs: a discard that dealt in costs what the seat paid for that win; a win let go by
-(R9) costs what that win would have paid the seat (scored by the referee's own scorer
-from the seat's view at that moment, :func:`protocol.hand_state.own_situation`); a
-fallback (late, error, illegal...) is listed without a figure.
+At each decision the review keeps the table as the seat saw it (:mod:`sdk.review.board`)
+and the candidates with their values (:mod:`sdk.review.candidates`): from the reference
+bot's ``explain(view, request)`` when it has one, else the shanten and improving tiles
+each legal action leaves.
+
+Costs: with the reference's values, a decision costs ``value(best) - value(chosen)``
+expected points (:attr:`DecisionReview.value_cost`), and the costliest list ranks by
+it. What happened is costed too (:attr:`DecisionReview.cost`): a discard that dealt in
+costs what the seat paid for that win; a win let go by (R9) costs what that win would
+have paid the seat (scored by the referee's own scorer from the seat's view at that
+moment, :func:`protocol.hand_state.own_situation`); a fallback (late, error,
+illegal...) is listed without a figure.
 
 >>> from protocol.match import Match
 >>> from sdk.records import Header, SeatInfo, build_record
@@ -40,6 +48,9 @@ from sdk.budget import DEFAULT_BUDGET, DecisionStats
 from sdk.decide import decide_inline
 from sdk.mirror import Mirror
 from sdk.records import Decision, Record
+from sdk.replay.numbering import hand_label, in_hand
+from sdk.review.board import Board, board_of
+from sdk.review.candidates import Candidate, after_counts, explain, measure, value_cost
 from sdk.view import GameView
 
 __all__ = ["DecisionReview", "Review", "after_counts", "review_record"]
@@ -61,14 +72,40 @@ class DecisionReview:
     waits_after: list[Tile]
     unseen: list[int]
     """Unseen copies of each kind (the wall and the other hands), by the seat's view."""
+    board: Board | None = None
+    """The table as the seat saw it when asked."""
+    candidates: list[Candidate] = field(default_factory=list)
+    """The legal actions with their values, best first (see :attr:`explained`)."""
+    explained: bool = False
+    """Whether :attr:`candidates` come from the reference's ``explain`` (else they
+    are the shanten and improving tiles measured here)."""
+    value_cost: float | None = None
+    """Expected points the choice cost by the reference's values: value(best) -
+    value(chosen)."""
+    shape_loss: tuple[int, int] = (0, 0)
+    """Without the reference's values: how much worse the played action left the hand
+    than the best measured candidate, as (shanten more, improving tiles fewer)."""
+    hand_step: int = 0
+    """The step within the hand, as people and the viewer count it
+    (:mod:`sdk.replay.numbering`)."""
     cost: int | None = None
     """Points this decision cost, when it can be told (see the module docstring)."""
     note: str = ""
 
     @property
     def step(self) -> int:
-        """The record step (events before) at which the decision was asked."""
+        """The record step (events before, over the match) at which it was asked."""
         return self.decision.after_event
+
+    def add_note(self, text: str) -> None:
+        """Add ``text`` to :attr:`note` (after what it already says)."""
+        self.note = f"{self.note}; {text}" if self.note else text
+
+    @property
+    def where(self) -> str:
+        """``"hand 3 step 12"``: the place people paste into ``sdk.replay --hand 3
+        --step 12`` or the viewer's ``#hand=3&step=12``."""
+        return f"{hand_label(self.hand)} step {self.hand_step}"
 
     @property
     def hand(self) -> int:
@@ -96,10 +133,21 @@ class Review:
     reference: str
     decisions: list[DecisionReview] = field(default_factory=list)
 
+    @property
+    def explained(self) -> bool:
+        """Whether the reference gave values (``explain``) for these decisions."""
+        return any(d.explained for d in self.decisions)
+
     def costliest(self, n: int = 10) -> list[DecisionReview]:
-        """The decisions that cost the most points, then the other noted ones."""
-        noted = [d for d in self.decisions if d.cost is not None or d.note]
-        return sorted(noted, key=lambda d: (-(d.cost or 0), d.step))[:n]
+        """The decisions that cost the most: by the reference's values when it gave
+        them (value lost), then by what happened (points paid or let go), then the
+        other noted ones (fallbacks)."""
+        noted = [
+            d
+            for d in self.decisions
+            if (d.value_cost or 0) > 0 or d.cost is not None or d.note or d.shape_loss > (0, 0)
+        ]
+        return sorted(noted, key=_costly)[:n]
 
     def agreement(self) -> tuple[int, int, int]:
         """(decisions, the bot's same answers, the reference's same answers)."""
@@ -110,34 +158,10 @@ class Review:
         )
 
 
-def _taken(action: Action) -> list[int]:
-    """The own concealed tiles an action takes out of the hand."""
-    kind, tile = action.kind, action.tile
-    if kind is ActionKind.DISCARD or kind is ActionKind.ADDED_KONG:
-        return [tile]  # type: ignore[list-item]
-    if kind is ActionKind.CONCEALED_KONG:
-        return [tile] * 4  # type: ignore[list-item]
-    if kind is ActionKind.CHOW:
-        return list(action.tiles)  # type: ignore[arg-type]
-    return []
-
-
-def after_counts(counts: Sequence[int], action: Action, claimed: int | None) -> list[int]:
-    """The concealed counts after ``action`` (a pung or kong on ``claimed`` takes two or
-    three copies of it).
-
-    >>> after_counts([2] + [0] * 33, Action.parse("discard 1m"), None)[0]
-    1
-    """
-    out = list(counts)
-    taken = _taken(action)
-    if action.kind is ActionKind.PUNG and claimed is not None:
-        taken = [claimed, claimed]
-    elif action.kind is ActionKind.KONG and claimed is not None:
-        taken = [claimed] * 3
-    for t in taken:
-        out[t] -= 1
-    return out
+def _costly(d: DecisionReview) -> tuple[float, int, int, int, int]:
+    """The costliest first: value lost, points lost, then shape lost; then in order."""
+    more, fewer = d.shape_loss
+    return (-(d.value_cost or 0), -(d.cost or 0), -more, -fewer, d.step)
 
 
 _shanten = shanten_counts
@@ -184,13 +208,23 @@ class _Watcher:
 
     def ask(self, legal: tuple[Action, ...]) -> list[Action]:
         window: GameView = self.mirror.window
-        answers = []
-        for bot, stats in zip(self.bots, self.stats, strict=True):
-            request = DecisionRequest(
-                legal, time.monotonic() + DEFAULT_BUDGET.reply_within, "", window.drawn_tile
-            )
-            answers.append(decide_inline(bot, window, request, stats))
-        return answers
+        return [
+            decide_inline(bot, window, self.request(legal), stats)
+            for bot, stats in zip(self.bots, self.stats, strict=True)
+        ]
+
+    def request(self, legal: tuple[Action, ...]) -> DecisionRequest:
+        """A request for ``legal`` now, with the default budget."""
+        deadline = time.monotonic() + DEFAULT_BUDGET.reply_within
+        return DecisionRequest(legal, deadline, "", self.mirror.window.drawn_tile)
+
+    def explain(self, legal: tuple[Action, ...]) -> tuple[list[Candidate] | None, str]:
+        """The reference's candidates by its ``explain`` (``None`` without one), and a
+        note when it failed."""
+        try:
+            return explain(self.bots[-1], self.mirror.window, self.request(legal)), ""
+        except Exception as exc:  # a bot's own error must not end the review
+            return None, f"the reference's explain failed: {type(exc).__name__}: {exc}"
 
 
 def review_record(
@@ -211,7 +245,9 @@ def review_record(
             watcher.feed(record.events[fed])
             fed += 1
         if decision.seat == seat:
-            review.decisions.append(_review_one(watcher, decision))
+            item = _review_one(watcher, decision)
+            item.hand_step = in_hand(record, decision.after_event)[1]
+            review.decisions.append(item)
     _mark_deal_ins(review)
     return review
 
@@ -238,16 +274,46 @@ def _review_one(watcher: _Watcher, decision: Decision) -> DecisionReview:
         _waits(counts, meld_tiles),
         waits_after,
         view.unseen_counts(),
+        board_of(view),
     )
+    _candidates(item, watcher, counts, claimed)
     if WIN in decision.legal and decision.applied is not WIN:
         tile = seen.own.drawn if claimed is None else claimed
         discarder = None if claimed is None else seen.public.turn
         score = score_win(own_situation(seen.public, seen.own, tile, discarder))  # type: ignore[arg-type]
         item.cost = int(score.payments[seat])
-        item.note = f"let a win on {Tile(tile)} go by (worth {score.payments[seat]:+d})"  # type: ignore[arg-type]
+        item.add_note(f"let a win on {Tile(tile)} go by (worth {score.payments[seat]:+d})")  # type: ignore[arg-type]
     elif decision.fallback:
-        item.note = f"fallback ({decision.outcome.value}): {decision.applied} was applied"
+        item.add_note(f"fallback ({decision.outcome.value}): {decision.applied} was applied")
     return item
+
+
+def _candidates(
+    item: DecisionReview, watcher: _Watcher, counts: list[int], claimed: int | None
+) -> None:
+    """The reference's values for the decision (and its cost), or the measured ones."""
+    legal = item.decision.legal
+    rows, failed = watcher.explain(legal)
+    if rows:
+        item.candidates, item.explained = rows, True
+        item.value_cost = value_cost(rows, item.decision.applied)
+        return
+    view = watcher.mirror.window
+    outside = [v - c for v, c in zip(view.visible_counts(), counts, strict=True)]
+    item.candidates = measure(counts, legal, claimed, outside)
+    if failed:
+        item.add_note(failed)
+    item.shape_loss = _shape_loss(item.candidates, item.decision.applied)
+
+
+def _shape_loss(rows: Sequence[Candidate], chosen: Action) -> tuple[int, int]:
+    """(shanten more, improving tiles fewer) of ``chosen`` than the best row."""
+    played = next((v for a, v in rows if a is chosen), None)
+    if played is None or not rows:
+        return (0, 0)
+    best = rows[0][1]
+    more = int(played["shanten"] - best["shanten"])
+    return (more, 0) if more else (0, int(best["accept"] - played["accept"]))
 
 
 def _mark_deal_ins(review: Review) -> None:
@@ -262,7 +328,7 @@ def _mark_deal_ins(review: Review) -> None:
                 continue
             paid = next((-h.result.payments[seat] for h in record.hands if h.end_event > i), 0)
             item.cost = paid
-            item.note = f"dealt in: {event.tile} won by seat {event.seat} (paid {paid})"
+            item.add_note(f"dealt in: {event.tile} won by seat {event.seat} (paid {paid})")
 
 
 def _discard_decision_step(record: Record, seat: int, win_index: int) -> int | None:
