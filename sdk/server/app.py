@@ -2,17 +2,19 @@
 WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 :mod:`protocol.wire.rest`; every error answers an ``ErrorBody``.
 
-| method and path | answer |
-|---|---|
-| ``GET /v1/health`` | ``Health`` |
-| ``POST /v1/tables`` | ``TableCreated`` (201) |
-| ``GET /v1/tables`` | ``TableList`` |
-| ``GET /v1/tables/{table_id}`` | ``TableStatus`` |
-| ``GET /v1/matches/{match_id}/log`` | ``MatchLog`` (after the match) |
-| ``GET /v1/matches/{match_id}/log.jsonl`` | the game record (``docs/RECORDS.md``, after the match) |
-| ``GET /v1/matches/{match_id}/view`` | the replay viewer page (live, public only, while it runs) |
-| ``GET /v1/leaderboard`` | ``Leaderboard`` |
-| ``WS /v1/ws`` | protocol v1 |
+========================================  =========================================================
+method and path                           answer
+========================================  =========================================================
+``GET /v1/health``                        ``Health``
+``POST /v1/tables``                       ``TableCreated`` (201)
+``GET /v1/tables``                        ``TableList``
+``GET /v1/tables/{table_id}``             ``TableStatus``
+``GET /v1/matches/{match_id}/log``        ``MatchLog`` (after the match)
+``GET /v1/matches/{match_id}/log.jsonl``  the game record (``docs/RECORDS.md``, after the match)
+``GET /v1/matches/{match_id}/view``       the replay viewer page (live, public only, while it runs)
+``GET /v1/leaderboard``                   ``Leaderboard``
+``WS /v1/ws``                             protocol v1
+========================================  =========================================================
 """
 
 from __future__ import annotations

@@ -1,0 +1,144 @@
+"""The API reference's pages: one reStructuredText page per module, written at each build.
+
+Every module and package of ``protocol``, ``sdk`` and ``bots`` (``__main__`` modules
+aside) gets a page named for it, such as ``generated/sdk.bot.rst``: its docstring, a
+contents table of its public classes and functions (one line each, linked), then each of
+them in full. A package's page lists its modules. ``docs/conf.py`` calls
+:func:`write_pages` when the build starts; the folder is not kept in git.
+
+>>> page = module_page("sdk.bot")
+>>> page.splitlines()[:2]
+['sdk.bot', '=======']
+>>> "   .. autosummary::" in page and "      Bot" in page
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+PACKAGES = ("protocol", "sdk", "bots")
+
+
+def module_names() -> Iterator[str]:
+    """Every documented module, each package before its modules, in name order."""
+    for root in PACKAGES:
+        package = importlib.import_module(root)
+        yield root
+        infos = pkgutil.walk_packages(package.__path__, f"{root}.")
+        yield from sorted(i.name for i in infos if not i.name.endswith("__main__"))
+
+
+def public_names(module: ModuleType) -> list[str]:
+    """The classes and functions ``module`` defines and shows: its ``__all__`` in that
+    order, else every name without a leading underscore in source order."""
+    names = getattr(module, "__all__", None)
+    found = []
+    for name in names if names is not None else list(vars(module)):
+        obj = getattr(module, name, None)
+        if name.startswith("_") or not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        if getattr(obj, "__module__", None) == module.__name__:
+            found.append(name)
+    return found if names is not None else sorted(found, key=lambda n: _line(getattr(module, n)))
+
+
+def _line(obj: object) -> int:
+    try:
+        return inspect.getsourcelines(obj)[1]  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return 0
+
+
+def _children(name: str, all_names: list[str]) -> list[str]:
+    depth = name.count(".") + 1
+    return [n for n in all_names if n.startswith(f"{name}.") and n.count(".") == depth]
+
+
+def module_page(name: str, all_names: list[str] | None = None) -> str:
+    """The reStructuredText page of module ``name``."""
+    module = importlib.import_module(name)
+    names = public_names(module)
+    lines = [name, "=" * len(name), "", f".. automodule:: {name}"]
+    lines += [f"   :members: {', '.join(names)}"] if names else ["   :no-members:"]
+    if names:
+        lines += ["", "   .. rubric:: Contents", "", "   .. autosummary::", ""]
+        lines += [f"      {n}" for n in names]
+    children = _children(name, all_names or [])
+    if children:
+        lines += ["", ".. rubric:: Modules", "", ".. toctree::", "   :maxdepth: 1", ""]
+        lines += [f"   {child}" for child in children]
+    return "\n".join(lines) + "\n"
+
+
+def write_pages(folder: Path) -> list[Path]:
+    """Write every module's page into ``folder`` (a page that has not changed is left
+    alone, so Sphinx rebuilds only what changed) and delete pages of modules now gone."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = list(module_names())
+    written = []
+    for name in names:
+        path = folder / f"{name}.rst"
+        text = module_page(name, names)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for stale in set(folder.glob("*.rst")) - set(written):
+        stale.unlink()
+    return written
+
+
+
+def _own_doc(value: object) -> str | None:
+    func = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
+    return getattr(func, "__doc__", None)
+
+
+def _class_named(path: str) -> type | None:
+    """The class at dotted ``path`` (a module path, then attributes), if there is one."""
+    parts = path.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            obj = getattr(obj, part, None)
+        return obj if inspect.isclass(obj) else None
+    return None
+
+
+def inherits_foreign_doc(cls: type, attr: str) -> bool:
+    """Whether ``cls.attr`` has no docstring of its own in this project and would show
+    one inherited from a class of another project.
+
+    >>> import concurrent.futures
+    >>> class Pool(concurrent.futures.ThreadPoolExecutor):
+    ...     def submit(self, fn, /, *args, **kwargs):
+    ...         return super().submit(fn, *args, **kwargs)
+    >>> Pool.__module__ = "sdk.example"
+    >>> inherits_foreign_doc(Pool, "submit"), inherits_foreign_doc(Pool, "shutdown")
+    (True, True)
+    """
+    for klass in cls.__mro__:
+        value = vars(klass).get(attr)
+        if value is not None and _own_doc(value):
+            return klass.__module__.split(".")[0] not in PACKAGES
+    return False
+
+
+def drop_foreign_docstring(app, what, name, obj, options, lines: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """An ``autodoc-process-docstring`` handler: empty ``lines`` when the method ``name``
+    inherits its docstring from another project (written for another site, in another
+    markup, such as gymnasium's ``Env.step``)."""
+    if what not in ("method", "property", "attribute") or "." not in name:
+        return
+    path, attr = name.rsplit(".", 1)
+    cls = _class_named(path)
+    if cls is not None and inherits_foreign_doc(cls, attr):
+        lines.clear()
