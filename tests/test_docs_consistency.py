@@ -32,13 +32,13 @@ from sdk.transports.ws import WsOptions
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_DIRS = {".venv", "site", ".git", "node_modules", ".pytest_cache", ".ruff_cache", "build"}
 CODE_DIRS = ("protocol", "sdk", "bots", "benchmarks", "scripts", "examples")
-EXTERNAL = {"pip", "pytest", "mkdocs", "venv", "ruff", "http.server", "json.tool", "cProfile"}
+EXTERNAL = {"pip", "pytest", "sphinx", "venv", "ruff", "http.server", "json.tool", "cProfile"}
 """Modules of other projects run with ``python -m`` (their options are theirs)."""
 PENDING: set[str] = set()
 """Commands announced in NEWS.md by another issue and documented before their code landed
 (none now). ``test_pending_commands_are_still_missing``
 fails as soon as one exists: then remove it from here, and its options are checked."""
-EXTERNAL_OPTIONS = {"--strict", "--doctest-modules", "--upgrade", "--user", "--editable"}
+EXTERNAL_OPTIONS = {"--keep-going", "--doctest-modules", "--upgrade", "--user", "--editable"}
 """Options of other tools that documents quote alone."""
 
 

@@ -93,7 +93,6 @@ def write_pages(folder: Path) -> list[Path]:
     return written
 
 
-
 def _own_doc(value: object) -> str | None:
     func = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
     return getattr(func, "__doc__", None)
