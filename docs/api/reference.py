@@ -48,6 +48,24 @@ def public_names(module: ModuleType) -> list[str]:
     return found if names is not None else sorted(found, key=lambda n: _line(getattr(module, n)))
 
 
+def reexported(module: ModuleType) -> list[str]:
+    """The classes and functions of ``module``'s ``__all__`` defined in one of its own
+    modules (a package's shortcuts, ``protocol.Action``), as paths relative to it.
+
+    >>> import protocol
+    >>> reexported(protocol)[:2]
+    ['actions.Action', 'actions.ActionKind']
+    """
+    prefix = f"{module.__name__}."
+    found = []
+    for name in getattr(module, "__all__", ()):
+        obj = getattr(module, name, None)
+        home = getattr(obj, "__module__", "") or ""
+        if (inspect.isclass(obj) or inspect.isfunction(obj)) and home.startswith(prefix):
+            found.append(f"{home.removeprefix(prefix)}.{obj.__qualname__}")
+    return found
+
+
 def _line(obj: object) -> int:
     try:
         return inspect.getsourcelines(obj)[1]  # type: ignore[arg-type]
@@ -66,9 +84,10 @@ def module_page(name: str, all_names: list[str] | None = None) -> str:
     names = public_names(module)
     lines = [name, "=" * len(name), "", f".. automodule:: {name}"]
     lines += [f"   :members: {', '.join(names)}"] if names else ["   :no-members:"]
-    if names:
+    entries = names + [f"~{path}" for path in reexported(module)]
+    if entries:
         lines += ["", "   .. rubric:: Contents", "", "   .. autosummary::", ""]
-        lines += [f"      {n}" for n in names]
+        lines += [f"      {entry}" for entry in entries]
     children = _children(name, all_names or [])
     if children:
         lines += ["", ".. rubric:: Modules", "", ".. toctree::", "   :maxdepth: 1", ""]
