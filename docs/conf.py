@@ -71,6 +71,9 @@ html_static_path: list[str] = []
 html_copy_source = False
 html_show_sourcelink = False
 html_theme_options = {"navigation_with_keys": True}
+# Search results without a summary: fetching each page for one fails when the site is
+# opened from files (file://), and the console then shows the error.
+html_show_search_summary = False
 
 
 def setup(app: Sphinx) -> None:
