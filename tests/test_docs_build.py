@@ -12,6 +12,7 @@ public class must have a docstring (an inherited one counts).
 
 from __future__ import annotations
 
+import doctest
 import html
 import importlib.util
 import inspect
@@ -151,6 +152,12 @@ def test_the_build_fails_on_a_broken_link_and_a_docstring_that_does_not_render(
     assert "GUIDE.md" in done.stderr, done.stderr
     assert "no-such-part" in done.stderr, done.stderr
     assert "fake_broken" in done.stderr and "table" in done.stderr.lower(), done.stderr
+
+
+def test_the_page_writer_examples_hold() -> None:
+    """``docs/api/reference.py`` is outside the packages pytest reads for doctests."""
+    result = doctest.testmod(reference)
+    assert result.attempted > 5 and result.failed == 0
 
 
 def _modules() -> Iterator[ModuleType]:
