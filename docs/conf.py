@@ -78,6 +78,8 @@ html_show_search_summary = False
 
 def setup(app: Sphinx) -> None:
     """Write the per-module API pages before Sphinx reads the sources; leave out the
-    docstrings a method inherits from another project (gymnasium's ``Env.step``)."""
+    docstrings a method inherits from another project (gymnasium's ``Env.step``); link a
+    reference to a re-exported or imported name where the object is documented."""
     app.connect("builder-inited", lambda app: reference.write_pages(DOCS / "api" / "generated"))
     app.connect("autodoc-process-docstring", reference.drop_foreign_docstring)
+    app.connect("missing-reference", reference.resolve_by_import)

@@ -160,3 +160,66 @@ def drop_foreign_docstring(app, what, name, obj, options, lines: list[str]) -> N
     cls = _class_named(path)
     if cls is not None and inherits_foreign_doc(cls, attr):
         lines.clear()
+
+
+def find_object(target: str, module: str | None = None, cls: str | None = None) -> object:
+    """The object a cross-reference's ``target`` names, read as Python would from inside
+    ``module`` (and class ``cls``): a full dotted path, or a name of that module's
+    namespace (imported or defined). ``None`` when nothing answers to it.
+
+    >>> find_object("sdk.records.Record").__module__
+    'sdk.records.model'
+    >>> find_object("GameView", module="sdk.bot").__module__
+    'sdk.view'
+    >>> find_object("no_such_name", module="sdk.bot") is None
+    True
+    """
+    scopes = [f"{module}.{cls}" if module and cls else "", module or "", ""]
+    for scope in dict.fromkeys(scopes):
+        found = _dotted(f"{scope}.{target}" if scope else target)
+        if found is not None:
+            return found
+    return None
+
+
+def _dotted(path: str) -> object:
+    """The object at ``path``, importing only this project's modules."""
+    parts = path.split(".")
+    if parts[0] not in PACKAGES:
+        return None
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            obj = getattr(obj, part, None)
+            if obj is None:
+                return None
+        return obj
+    return None
+
+
+def canonical_name(obj: object) -> str | None:
+    """Where ``obj`` is documented: its defining module and qualified name, if that
+    module is one of this project's."""
+    home, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not isinstance(home, str) or not isinstance(qualname, str) or "<" in qualname:
+        return None
+    return f"{home}.{qualname}" if home.split(".")[0] in PACKAGES else None
+
+
+def resolve_by_import(app, env, node, contnode):  # type: ignore[no-untyped-def]
+    """A ``missing-reference`` handler: a Python cross-reference Sphinx cannot find by
+    name (``protocol.Action``, re-exported; ``GameView``, imported into the module that
+    names it) is looked up as Python would and linked to where the object is documented."""
+    if node.get("refdomain") != "py":
+        return None
+    obj = find_object(node["reftarget"], node.get("py:module"), node.get("py:class"))
+    name = canonical_name(obj) if obj is not None else None
+    if name is None or name == node["reftarget"]:
+        return None
+    domain = env.get_domain("py")
+    return domain.resolve_xref(
+        env, node["refdoc"], app.builder, node["reftype"], name, node, contnode
+    )
