@@ -58,6 +58,8 @@ def test_the_site_builds_without_warnings(site: Path) -> None:
         assert (site / f"{page}.html").is_file(), page
     bot = (site / "docs/api/generated/sdk.bot.html").read_text(encoding="utf-8")
     assert 'id="sdk.bot.Bot"' in bot and "Contents" in bot
+    # :class:`GameView` in sdk.bot names an import: it links to where GameView is documented
+    assert re.search(r"gets the seat\W+s <a [^>]*href=\"sdk\.view\.html#sdk\.view\.GameView\"", bot)
 
 
 def test_every_module_has_its_own_page(site: Path) -> None:
