@@ -5,8 +5,8 @@
 Every contender runs over the same uniformly random hands drawn from the 136-tile wall
 (fixed seed) in this one process; each figure is the median over the repeats of the mean
 CPU time per call (``time.process_time``, so other load on the machine matters less).
-Targets (issue 2): win check (17 tiles) <= 1 us, shanten (17) <= 5 us, 14-tile shanten
->= 5x faster than `mahjong`. Issue 17: a full tile-efficiency table (17 tiles) <= 60 us
+Targets: win check (17 tiles) <= 1 us, shanten (17) <= 5 us, 14-tile shanten
+>= 5x faster than `mahjong`; a full tile-efficiency table (17 tiles) <= 60 us
 and waits of 16 tiles <= 5 us, from the necessary-tile tables (``protocol.necessary``);
 the plain trial forms they replaced (``tests/reference_analysis.py``) run side by side.
 

@@ -8,7 +8,7 @@ being compared alternate, so they share whatever else the machine is doing):
    with four ``bots.random`` and with four ``bots.greedy``, next to the bare referee
    (``bench_referee.py``'s loop: uniform picks straight from ``HandState.pending()``) and
    the plain in-process path (mirrors fed at every event: ``play_match(lazy_views=False)``),
-   all alternating in one run, medians of the repeats. Targets (issue 17): random >= 1,800
+   all alternating in one run, medians of the repeats. Targets: random >= 1,800
    hands per CPU-second and within 1.5x of the bare referee; greedy >= 300;
 2. the process pool: the same random-bot work with 2 workers against 1 (pool start-up
    included), as a speed-up factor;

@@ -1,4 +1,4 @@
-"""What the tournament-compatibility changes of issue 12 cost and hide, measured.
+"""What the tournament-compatibility changes cost and hide, measured.
 
     python benchmarks/bench_line_protocol.py [--seeds 20] [--hands 4]
 

@@ -1,4 +1,4 @@
-"""Benchmark: the simulation API's speed (issue 14): sampling, forking, playouts.
+"""Benchmark: the simulation API's speed: sampling, forking, playouts.
 
 The states are mid-hand: in each of ``--hands`` seeded hands (lite policy for all four
 seats), the first decision once half the drawable wall is gone. For each it measures,

@@ -1,4 +1,4 @@
-"""Benchmark: how strong the search bot is, by budget, in the arena (issue 14 item 3).
+"""Benchmark: how strong the search bot is, by budget, in the arena.
 
 The search bot (``bots.search``) plays alone against three of a sample bot under
 duplicate seating (every deal replayed under the four rotations), once per budget. The

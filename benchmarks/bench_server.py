@@ -21,7 +21,7 @@ until every match is over, and reads the server's own decision records
 
 Each size runs ``--repeats`` times; the medians are printed, and the p99 of every run
 after them (the tail varies most from run to run). The server's database goes
-to a temporary directory. Target (issue 17): 100 tables with every decision in time and
+to a temporary directory. Target: 100 tables with every decision in time and
 p99 at most 100 ms on a 2-core machine.
 
 Run: ``python benchmarks/bench_server.py [--tables 1 10 50 100] [--hands 1] [--repeats 3]``

@@ -27,8 +27,8 @@ request-to-reply p50 / p99 from the server's own records, p99 relative to the ba
 whether every victim hand was recorded, the server's peak resident memory during the
 phase (``VmHWM``, reset before each phase), how much it wrote to its log, and its CPU
 time during the phase per victim decision (what the attack costs the server, a figure
-less sensitive to other load than latency). Goal
-(issue 16): under every attack, victims' p99 within 2x of the baseline, no defaulted
+less sensitive to other load than latency). Goal:
+under every attack, victims' p99 within 2x of the baseline, no defaulted
 decision, memory bounded, no lost finished hand.
 
 Run: ``python benchmarks/bench_server_attack.py [--victims 10] [--hands 2]

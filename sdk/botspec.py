@@ -3,16 +3,16 @@
 ``--opponents`` (:mod:`sdk.cli`), the arena's ``BOT`` arguments (:mod:`sdk.arena`), the
 server's ``--house`` and the reviewer all read a bot *spec* the same way:
 
-=========================  ==============================================================
-``greedy``                 a house bot: a module of the ``bots`` package
-                           (:func:`house_names` lists them)
-``mybot``, ``bots.greedy``  an importable module: its ``BOT`` attribute, or the one
-                           :class:`~sdk.bot.Bot` subclass it defines
-``pkg.mod:MyBot``          the attribute ``MyBot`` of that module: a Bot subclass or any
-                           callable returning a Bot (a factory)
-``./mybot.py``             a Python file, read as a module (so a bot needs no package)
-``./mybot.py:MyBot``       the attribute ``MyBot`` of that file
-=========================  ==============================================================
+============================  ==============================================================
+``greedy``                    a house bot: a module of the ``bots`` package
+                              (:func:`house_names` lists them)
+``mybot``, ``bots.greedy``    an importable module: its ``BOT`` attribute, or the one
+                              :class:`~sdk.bot.Bot` subclass it defines
+``pkg.mod:MyBot``             the attribute ``MyBot`` of that module: a Bot subclass or any
+                              callable returning a Bot (a factory)
+``./mybot.py``                a Python file, read as a module (so a bot needs no package)
+``./mybot.py:MyBot``          the attribute ``MyBot`` of that file
+============================  ==============================================================
 
 A spec is a file when it ends in ``.py`` or contains a path separator; a bare name is a
 house bot when the ``bots`` package has that module, otherwise a module. A spec that

@@ -32,13 +32,13 @@ from sdk.transports.ws import WsOptions
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_DIRS = {".venv", "site", ".git", "node_modules", ".pytest_cache", ".ruff_cache", "build"}
 CODE_DIRS = ("protocol", "sdk", "bots", "benchmarks", "scripts", "examples")
-EXTERNAL = {"pip", "pytest", "mkdocs", "venv", "ruff", "http.server", "json.tool", "cProfile"}
+EXTERNAL = {"pip", "pytest", "sphinx", "venv", "ruff", "http.server", "json.tool", "cProfile"}
 """Modules of other projects run with ``python -m`` (their options are theirs)."""
 PENDING: set[str] = set()
 """Commands announced in NEWS.md by another issue and documented before their code landed
 (none now). ``test_pending_commands_are_still_missing``
 fails as soon as one exists: then remove it from here, and its options are checked."""
-EXTERNAL_OPTIONS = {"--strict", "--doctest-modules", "--upgrade", "--user", "--editable"}
+EXTERNAL_OPTIONS = {"--keep-going", "--doctest-modules", "--upgrade", "--user", "--editable"}
 """Options of other tools that documents quote alone."""
 
 
@@ -332,3 +332,34 @@ def test_pending_commands_are_still_missing() -> None:
     landed = [m for m in sorted(PENDING) if _module_sources(m) is not None]
     assert not landed, f"python -m {landed} exist now: drop them from PENDING"
     assert _module_sources("no_such_module_xyz") is None and _module_sources("sdk.arena")
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _headline_rows() -> list[tuple[str, str]]:
+    """The README's table of headline figures: (what, figure) for each row."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Performance", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (?!what |---)([^|]+)\| ([^|]+)\|", section, re.M)
+    return [(what.strip(), figure.strip()) for what, figure in rows]
+
+
+def test_readme_headline_figures_are_the_measured_ones() -> None:
+    """Each number of the README's short table is quoted from docs/PERFORMANCE.md (or the
+    page the row links to), where the full figure, its date and its command are."""
+    rows = _headline_rows()
+    assert len(rows) >= 5
+    performance = (ROOT / "docs" / "PERFORMANCE.md").read_text(encoding="utf-8")
+    wrong = []
+    for what, figure in rows:
+        linked = [ROOT / link.split("#")[0] for link in _LINK.findall(figure)]
+        sources = performance + "".join(p.read_text(encoding="utf-8") for p in linked)
+        cell = _LINK.sub("", figure)
+        wrong += [f"{what}: {n}" for n in _NUMBER.findall(cell) if n not in sources]
+    assert not wrong, f"README figures not in docs/PERFORMANCE.md: {wrong}"
+
+
+def test_the_headline_check_reads_the_table() -> None:
+    what, figure = _headline_rows()[0]
+    assert what.startswith("win check") and _NUMBER.findall(figure) == ["0.30", "0.10"]

@@ -1,4 +1,4 @@
-"""The arena: many hands of four bots, fast, with honest statistics (issue 8).
+"""The arena: many hands of four bots, fast, with honest statistics.
 
 Command line (``BOT`` is ``pkg.mod`` or ``pkg.mod:Name``, see :mod:`sdk.arena.loader`)::
 

@@ -4,19 +4,21 @@ the matches, and ``GET /leaderboard``), ``GET /v1/`` listing the endpoints below
 WebSocket endpoint ``/v1/ws``. Bodies are the pydantic models of
 :mod:`protocol.wire.rest`; every error answers an ``ErrorBody``.
 
-| method and path | answer |
-|---|---|
-| ``GET /v1/health`` | ``Health`` |
-| ``POST /v1/tables`` | ``TableCreated`` (201) |
-| ``GET /v1/tables`` | ``TableList`` |
-| ``GET /v1/tables/{table_id}`` | ``TableStatus`` |
-| ``GET /v1/matches/{match_id}/log`` | ``MatchLog`` (after the match) |
-| ``GET /v1/matches/{match_id}/log.jsonl`` | the game record (``docs/RECORDS.md``, after the match) |
-| ``GET /v1/matches/{match_id}/view`` | the replay viewer page (live, public only, while it runs) |
-| ``GET /v1/matches/{match_id}/view/hands/{hand}`` | one hand of the viewer page, JSON (hand from 0) |
-| ``GET /v1/matches/{match_id}/view/stream`` | a running match's new steps, server-sent events |
-| ``GET /v1/leaderboard`` | ``Leaderboard`` |
-| ``WS /v1/ws`` | protocol v1 |
+================================================  =========================================================
+method and path                                   answer
+================================================  =========================================================
+``GET /v1/health``                                ``Health``
+``POST /v1/tables``                               ``TableCreated`` (201)
+``GET /v1/tables``                                ``TableList``
+``GET /v1/tables/{table_id}``                     ``TableStatus``
+``GET /v1/matches/{match_id}/log``                ``MatchLog`` (after the match)
+``GET /v1/matches/{match_id}/log.jsonl``          the game record (``docs/RECORDS.md``, after the match)
+``GET /v1/matches/{match_id}/view``               the replay viewer page (live, public only, while it runs)
+``GET /v1/matches/{match_id}/view/hands/{hand}``  one hand of the viewer page, JSON (hand from 0)
+``GET /v1/matches/{match_id}/view/stream``        a running match's new steps, server-sent events
+``GET /v1/leaderboard``                           ``Leaderboard``
+``WS /v1/ws``                                     protocol v1
+================================================  =========================================================
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ ENDPOINTS = (
     ("GET", "/v1/matches/{match_id}/log", "MatchLog (after the match)"),
     ("GET", "/v1/matches/{match_id}/log.jsonl", "the game record (after the match)"),
     ("GET", "/v1/matches/{match_id}/view", "the viewer page (public only while it runs)"),
+    ("GET", "/v1/matches/{match_id}/view/hands/{hand}", "one hand of the viewer page (from 0)"),
+    ("GET", "/v1/matches/{match_id}/view/stream", "a running match's new steps (SSE)"),
     ("GET", "/v1/leaderboard", "Leaderboard"),
     ("WS", "/v1/ws", "protocol v1"),
     ("GET", "/", "the front page (HTML): matches playing and played"),
