@@ -11,8 +11,6 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import os
-import re
 import secrets
 import shlex
 import tempfile
@@ -39,6 +37,7 @@ from protocol.wire.rest import (
 )
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
+from sdk.programs import command_name
 from sdk.records import Record
 from sdk.server.banner import banner
 from sdk.server.config import ServerConfig
@@ -152,17 +151,6 @@ def program_log_dir(config: ServerConfig) -> Path:
     return Path(config.db_path).resolve().parent / "program-logs"
 
 
-def program_name(path: str) -> str:
-    """The seat name of a program the server starts: its file name, made one ASCII word
-    (what ``/start MJ <seat> <name>`` can carry), at most 64 characters.
-
-    >>> program_name("/opt/bots/my bot v2"), program_name("./機器人.py")
-    ('my_bot_v2', '___.py')
-    """
-    name = "".join(c if c.isascii() and not c.isspace() else "_" for c in os.path.basename(path))
-    return name[:64] or "program"
-
-
 DECISION_MS = (10, 600_000)
 """The decision budgets a table may have, in milliseconds (REST and the command line)."""
 STARTUP_MS_MAX = 3_600_000
@@ -180,36 +168,6 @@ def timing_problem(decision_ms: int, startup_ms: int) -> str | None:
     if not 0 <= startup_ms <= STARTUP_MS_MAX:
         return f"startup_ms must be 0..{STARTUP_MS_MAX}, not {startup_ms}"
     return None
-
-
-_INTERPRETER = re.compile(r"(python|pypy|node|ruby|perl|php|java|sh|bash)[\d.]*(\.exe)?")
-"""Programs that run another: a seat is named after what they run, not after them."""
-
-
-def command_name(command: Sequence[str]) -> str:
-    """The seat name of a command the server starts: the program's file name, or for an
-    interpreter (``python``, ``node``, ``java``...) what it runs: its script, its
-    ``-m`` module or its ``-jar`` archive (else every Python bot would be "python").
-
-    >>> command_name(["./my_bot", "--level", "3"]), command_name(["python3", "bots/x.py"])
-    ('my_bot', 'x.py')
-    >>> command_name(["python", "-u", "-m", "bots.greedy", "--line"])
-    'bots.greedy'
-    >>> command_name(["java", "-Xmx1g", "-jar", "bot.jar"]), command_name(["python"])
-    ('bot.jar', 'python')
-    """
-    program = command[0]
-    if not _INTERPRETER.fullmatch(os.path.basename(program)):
-        return program_name(program)
-    args = iter(command[1:])
-    for arg in args:
-        if arg in ("-m", "-jar"):
-            return program_name(next(args, program))
-        if arg == "-c":  # a program given inline has no name of its own
-            break
-        if not arg.startswith("-"):
-            return program_name(arg)
-    return program_name(program)
 
 
 def seat_spec(spec: str) -> tuple[str, str, list[str] | None]:

@@ -446,7 +446,8 @@ class LineSeat(Seat):
             self.crash = self.crash or str(exc)
             self._refuse_pending(Outcome.MALFORMED, str(exc), None)
         finally:
-            if not self._closed and not self.crash:
+            over = self.ctx is not None and self.ctx.over
+            if not self._closed and not self.crash and not over:
                 code = None if channel.process is None else channel.process.returncode
                 self.crash = "it left" if code is None else f"it exited (code {code})"
             await channel.close()
