@@ -1,0 +1,105 @@
+"""Programs in any language in the arena: a C program over pipes and over TCP, a
+Python program that misbehaves on purpose, duplicate seating event for event, and bad
+specs refused before anything plays."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from program_helpers import FAULTY, alive, compile_c, faulty, running
+
+from sdk.arena.api import run_arena
+from sdk.arena.cli import main
+from sdk.arena.programs import CRASHED, ProgramSettings
+from sdk.budget import Budget
+from sdk.records import Outcome, read_record, verify_record
+
+FAST = Budget(0.5, 0.1)
+"""A short clock, so that late answers and hung programs cost little time."""
+
+
+def _records(folder: Path) -> list:
+    records = [read_record(p) for p in sorted(folder.glob("*.jsonl"))]
+    for record in records:
+        verify_record(record)  # complete and replayable through the referee
+        assert record.summary is not None and record.summary.status == "finished"
+    return records
+
+
+def test_c_program_over_pipes_and_tcp(tmp_path: Path) -> None:
+    binary = compile_c(tmp_path)
+    result = run_arena(
+        [f"cmd:{binary}", f"tcp:{binary} {{host}} {{port}}", "greedy", "greedy"],
+        hands=4, match_hands=1, duplicate=True, backend="local", seed=3,
+        save_logs=tmp_path / "records",
+        programs=ProgramSettings(stderr_dir=str(tmp_path / "stderr")),
+    )  # fmt: skip
+    assert (result.matches, result.hands) == (4, 4)
+    for label in ("drawn", "drawn#2"):
+        bot = result.bot(label)
+        assert bot.timing.count > 20 and bot.fallbacks == 0, bot.outcomes
+        assert bot.timing.max < FAST.decision
+    assert len(_records(tmp_path / "records")) == 4
+    assert running(str(binary)) == []
+
+
+def test_every_fault_is_counted_and_nothing_is_left(tmp_path: Path) -> None:
+    kids = tmp_path / "kids.txt"
+    rude = faulty("--faults late@2,illegal@3,malformed@4", "--late 0.7", "--flood 300000")
+    crashing = faulty("--faults crash@3")
+    hung = faulty("--faults silent@2", f"--child {kids}")
+    result = run_arena(
+        [rude, crashing, hung, "greedy"],
+        hands=4, match_hands=1, duplicate=True, backend="local", seed=1, budget=FAST,
+        save_logs=tmp_path / "records",
+        programs=ProgramSettings(stderr_dir=str(tmp_path / "stderr"), stderr_bytes=4096),
+    )  # fmt: skip
+    assert (result.matches, result.hands) == (4, 4)  # every match finished
+    labels = [b.label for b in result.bots]
+    rude_stats, crash_stats, hung_stats = (result.bot(x) for x in labels if "faulty" in x)
+    got = rude_stats.outcomes
+    assert got[Outcome.LATE] >= 4 and got[Outcome.MALFORMED] == 4, got
+    assert got.get(Outcome.ILLEGAL, 0) >= 1 and CRASHED not in got, got
+    assert crash_stats.outcomes[CRASHED] == 4  # restarted for every match
+    assert crash_stats.outcomes[Outcome.DISCONNECTED] > 4
+    assert hung_stats.outcomes[CRASHED] == 4 and hung_stats.outcomes[Outcome.LATE] == 4 * 3
+    stderr = sorted((tmp_path / "stderr").glob("*faulty.py.stderr"))
+    assert len(stderr) == 12 and max(p.stat().st_size for p in stderr) < 4096 + 100
+    assert len(_records(tmp_path / "records")) == 4
+    pids = [int(x) for x in kids.read_text().split()]
+    assert len(pids) == 4 and not any(alive(p) for p in pids)  # children stopped too
+    assert running(str(FAULTY)) == []
+
+
+def test_duplicate_seating_is_exact_for_programs(tmp_path: Path) -> None:
+    program = f"cmd:{sys.executable} -m bots.greedy --line"
+    common = {"hands": 4, "match_hands": 1, "duplicate": True, "backend": "local", "seed": 9}
+    run_arena([program] * 4, save_logs=tmp_path / "programs", **common)  # type: ignore[arg-type]
+    run_arena(["greedy"] * 4, save_logs=tmp_path / "inproc", **common)  # type: ignore[arg-type]
+    programs, inproc = _records(tmp_path / "programs"), _records(tmp_path / "inproc")
+    assert len(programs) == len(inproc) == 4
+    for a, b in zip(programs, inproc, strict=True):
+        assert a.events == b.events  # event for event
+        assert a.summary.scores == b.summary.scores
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("cmd:", "no program after cmd:"),
+        ("cmd:  ", "no program after cmd:"),
+        ("tcp:./prog {host}", "the template has no {port} to fill in"),
+        ("cmd:./no_such_program_here", "no such program ./no_such_program_here"),
+        ("cmd:no_such_program_on_path_x", "no program 'no_such_program_on_path_x' on the PATH"),
+        (f"cmd:{FAULTY}", "is not executable"),
+    ],
+)
+def test_bad_program_specs_exit_2_before_playing(
+    spec: str, message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main([spec, "greedy", "greedy", "greedy", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
+    assert not (tmp_path / "arena.json").exists()
