@@ -3,7 +3,8 @@
 Entries are bot specs (a house bot, a module, a file) or line-protocol programs
 (``cmd:./prog ARGS``, ``tcp:./prog {host} {port}``). Plays the balanced schedule
 (:mod:`sdk.arena.league`) into ``DIR``, prints the standings and pairs, and writes
-``DIR/league.html`` with a replay page per match (``DIR/viewer/``). Run again with the
+``DIR/league.html`` with a replay page per match (``DIR/viewer/``) and
+``DIR/results.json``. Run again with the
 same arguments, it plays only the tables still missing. Exit status: 0 when every table
 is played, 130 after Ctrl-C (what was played is kept and reported), 2 on a bad argument,
 an entry that cannot be loaded or a folder holding another league (one line).
@@ -16,6 +17,7 @@ an entry that cannot be loaded or a folder holding another league (one line).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +35,7 @@ from sdk.arena.league_report import (
     pair_rows,
     standing_rows,
     standings,
+    to_json,
     write_html,
 )
 from sdk.arena.loader import BotLoadError, load_bot
@@ -48,6 +51,7 @@ from sdk.budget import DEFAULT_BUDGET, Budget
 __all__ = ["main", "parser"]
 
 VIEWER_DIR = "viewer"
+RESULTS_FILE = "results.json"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -143,7 +147,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if not args.no_viewer:
         _viewer_pages(args.out, result)
     write_html(result, page, VIEWER_DIR)
-    err.print(f"wrote {page}")
+    (args.out / RESULTS_FILE).write_text(json.dumps(to_json(result), indent=1) + "\n")
+    err.print(f"wrote {page} and {args.out / RESULTS_FILE}")
     return 0 if complete else EXIT_INTERRUPTED
 
 

@@ -27,7 +27,14 @@ from sdk.arena.programs import CRASHED
 from sdk.arena.stats import Interval, holm, mean_interval, paired_interval, paired_p
 from sdk.budget import Outcome
 
-__all__ = ["EntryStanding", "LeagueStandings", "PairResult", "standings", "write_html"]
+__all__ = [
+    "EntryStanding",
+    "LeagueStandings",
+    "PairResult",
+    "standings",
+    "to_json",
+    "write_html",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +191,37 @@ def pair_rows(s: LeagueStandings) -> list[tuple[str, ...]]:
          "yes" if p.significant else "no")
         for p in s.pairs
     ]  # fmt: skip
+
+
+def to_json(s: LeagueStandings) -> dict[str, Any]:
+    """The results as plain data (``results.json``)."""
+
+    def r(x: float | None) -> float | None:
+        return None if x is None or math.isnan(x) else round(x, 4)
+
+    def iv(i: Interval) -> dict[str, Any]:
+        return {"mean": r(i.mean), "low": r(i.low), "high": r(i.high), "n": i.n}
+
+    return {
+        "tables": s.tables,
+        "tables_planned": s.tables_planned,
+        "standings": [
+            {"entry": e.label, "spec": e.spec, "points_per_hand": iv(e.points),
+             "rating": e.rating, "tables": e.tables, "hands": e.tally.hands,
+             "decisions": e.tally.timing.count, "timing": e.tally.timing.to_json(), **e.counts}
+            for e in s.entries
+        ],
+        "pairs": [
+            {"a": p.a, "b": p.b, "difference": iv(p.difference), "p": r(p.p),
+             "p_holm": r(p.p_holm), "significant": p.significant}
+            for p in s.pairs
+        ],
+        "matches": [
+            {"table": t, "match_id": m, "seats": list(n), "scores": list(sc)}
+            for t, m, n, sc in s.matches
+        ],
+        "rating_note": s.rating_note,
+    }  # fmt: skip
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
