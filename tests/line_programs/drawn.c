@@ -30,6 +30,7 @@ int main(int argc, char **argv) {
             while (tok) { drawn = atoi(tok); tok = strtok(NULL, " \r\n"); }
         }
         else if (strncmp(line, "/mo ", 4) == 0) drawn = atoi(line + 4);
+        else if (strncmp(line, "/draw ", 6) == 0) drawn = atoi(line + 6); /* public form */
         else if (strncmp(line, "/ask throw", 10) == 0) fprintf(out, "/throw %d\n", drawn);
         else if (strncmp(line, "/ask", 4) == 0) fprintf(out, "/pass\n");
         else if (strncmp(line, "/exit", 5) == 0) break;
