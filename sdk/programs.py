@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdk.botspec import BotLoadError
+from sdk.botspec import PROGRAM_PREFIXES, BotLoadError
 
 __all__ = [
     "PROGRAM_FORMS",
@@ -51,7 +51,7 @@ __all__ = [
 PROGRAM_FORMS = "cmd:PROGRAM ARGS (stdin/stdout) or tcp:PROGRAM ARGS {host} {port} (it connects)"
 """The program forms, for help texts."""
 
-_PREFIXES = ("cmd:", "tcp:")
+_PREFIXES = PROGRAM_PREFIXES
 
 
 class ProgramSpecError(BotLoadError):

@@ -37,13 +37,18 @@ from protocol.wire.rest import (
 )
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
-from sdk.programs import command_name
+from sdk.programs import ProgramSpec, command_name
 from sdk.records import Record
 from sdk.server.banner import banner
 from sdk.server.config import ServerConfig
 from sdk.server.guard import ConnectionGuard
 from sdk.server.housepool import HousePool
-from sdk.server.linechan import LineChannel, LineTooLongError, spawn_program
+from sdk.server.linechan import (
+    LineChannel,
+    LineTooLongError,
+    spawn_program,
+    spawn_tcp_program,
+)
 from sdk.server.lobby import Entrant, Lobby, LobbyFullError
 from sdk.server.ratings import leaderboard as rank_bots
 from sdk.server.recordlog import record_of
@@ -135,6 +140,8 @@ class _SeatPlan:
     kind: str  # ws | line | cmd | house
     command: list[str] | None = None
     channel: LineChannel | None = None
+    program: ProgramSpec | None = None
+    """A ``--house`` program: its kind (``tcp:`` connects) and working folder."""
 
 
 def program_log_dir(config: ServerConfig) -> Path:
@@ -290,12 +297,23 @@ class TournamentServer:
             factory = self._factories[name] = load_bot(spec)
         return factory
 
+    def _program_plan(self, plan: _SeatPlan) -> _SeatPlan:
+        """A house seat whose ``--house NAME=SPEC`` is a program (``cmd:`` / ``tcp:``)
+        is started like a ``--seat cmd:`` program; other plans are unchanged."""
+        if plan.kind != "house":
+            return plan
+        program = self._factory(plan.name).program
+        if program is None:
+            return plan
+        return _SeatPlan(plan.seat, plan.name, "cmd", list(program.command), program=program)
+
     def _build(self, spec: TableSpec, plans: Sequence[_SeatPlan]) -> Table:
         config = self.config
         timing = Timing(decision_ms=spec.decision_ms, startup_ms=spec.startup_ms)
         match_config = MatchConfig(
             rules=spec.rules, hands=spec.hands, first_dealer=spec.first_dealer, timing=timing
         )
+        plans = [self._program_plan(p) for p in plans]  # a house "bot" that is a program
         line_table = None
         if any(p.kind in ("line", "cmd") for p in plans):  # physical tile ids from the seed
             line_table = LineTable(lambda k, seed=spec.seed: physical_wall(hand_seed(seed, k)))
@@ -318,20 +336,26 @@ class TournamentServer:
                     stderr = program_log_dir(config) / f"{spec.match_id}-seat{plan.seat}.stderr"
 
                     def spawn(
-                        command: list[str] = command, label: str = label, stderr_path: Path = stderr
+                        command: list[str] = command,
+                        label: str = label,
+                        stderr_path: Path = stderr,
+                        program: ProgramSpec | None = plan.program,
                     ) -> Any:
-                        return spawn_program(
-                            command,
-                            label,
-                            limit=config.max_line_bytes,
-                            rate=config.rate_per_second,
-                            burst=config.rate_burst,
-                            flood_seconds=config.flood_seconds,
-                            grace=config.subprocess_grace,
-                            stderr_path=stderr_path,
-                            stderr_bytes=config.program_stderr_bytes,
-                            startup_lines=config.startup_lines,
-                        )
+                        common: dict[str, Any] = {
+                            "limit": config.max_line_bytes,
+                            "rate": config.rate_per_second,
+                            "burst": config.rate_burst,
+                            "flood_seconds": config.flood_seconds,
+                            "grace": config.subprocess_grace,
+                            "stderr_path": stderr_path,
+                            "stderr_bytes": config.program_stderr_bytes,
+                            "startup_lines": config.startup_lines,
+                            "cwd": None if program is None else program.cwd,
+                        }
+                        if program is not None and program.kind == "tcp":
+                            wait = spec.startup_ms / 1000
+                            return spawn_tcp_program(command, label, connect_seconds=wait, **common)
+                        return spawn_program(command, label, **common)
 
                 seat = LineSeat(
                     plan.seat, plan.name, line_table.add_seat(plan.seat, plan.name), spawn
