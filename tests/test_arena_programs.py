@@ -4,6 +4,7 @@ specs refused before anything plays."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -103,3 +104,20 @@ def test_bad_program_specs_exit_2_before_playing(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err
     assert not (tmp_path / "arena.json").exists()
+
+
+def test_local_match_against_programs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bots.random import RandomBot
+    from sdk.cli import main as bot_main
+
+    binary = compile_c(tmp_path)
+    opponents = f"cmd:{binary},tcp:{binary} {{host}} {{port}},random"
+    argv = ["--hands", "2", "--opponents", opponents, "--json", "--save-log", str(tmp_path / "g")]
+    assert bot_main(RandomBot, argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in result["players"]] == ["random", "drawn", "drawn", "random"]
+    assert len(result["hands"]) == 2
+    verify_record(read_record(next(tmp_path.glob("g*"))))
+    assert running(str(binary)) == []
+    assert bot_main(RandomBot, ["--opponents", "cmd:./no_such_program_here"]) == 2
+    assert "no such program" in capsys.readouterr().err
