@@ -244,17 +244,9 @@ async def spawn_program(
         cwd=cwd,
     )
     assert process.stdout is not None and process.stdin is not None
-    channel = LineChannel(
-        process.stdout,
-        process.stdin,
-        label,
-        rate=rate,
-        burst=burst,
-        flood_seconds=flood_seconds,
-        process=process,
-        grace=grace,
-        startup_lines=startup_lines,
-    )
+    limits = {"rate": rate, "burst": burst, "flood_seconds": flood_seconds, "grace": grace}
+    channel = LineChannel(process.stdout, process.stdin, label, process=process,
+                          startup_lines=startup_lines, **limits)  # fmt: skip
     _keep_stderr(channel, process, label, stderr_path, stderr_bytes)
     return channel
 
@@ -331,16 +323,8 @@ async def spawn_tcp_program(
     finally:
         server.close()
     reader, writer = accepted.result()
-    channel = LineChannel(
-        reader,
-        writer,
-        label,
-        rate=rate,
-        burst=burst,
-        flood_seconds=flood_seconds,
-        process=process,
-        grace=grace,
-        startup_lines=startup_lines,
-    )
+    limits = {"rate": rate, "burst": burst, "flood_seconds": flood_seconds, "grace": grace}
+    channel = LineChannel(reader, writer, label, process=process,
+                          startup_lines=startup_lines, **limits)  # fmt: skip
     _keep_stderr(channel, process, label, stderr_path, stderr_bytes)
     return channel
