@@ -29,7 +29,7 @@ def test_league_with_programs_finishes_counts_and_resumes(
     out = tmp_path / "league"
     argv = [
         "greedy", "random", f"cmd:{binary}",
-        faulty("--faults malformed@2,crash@4"), faulty("--faults late@2", "--late 0.6"),
+        faulty("--faults malformed@2,illegal@3,crash@4", "--flood 100000"), faulty("--faults late@2", "--late 0.6"),
         "--out", str(out), "--match-hands", "1", "--workers", "1",
         "--decision-seconds", "0.5", "--program-logs", str(tmp_path / "stderr"),
     ]  # fmt: skip
@@ -46,7 +46,8 @@ def test_league_with_programs_finishes_counts_and_resumes(
     assert running(str(FAULTY)) == [] and running(str(binary)) == []
     results = {e["entry"]: e for e in json.loads((out / "results.json").read_text())["standings"]}
     assert results["faulty.py"]["crashed"] == 16  # in each of its 16 matches, restarted
-    assert results["faulty.py"]["malformed"] == 16
+    assert results["faulty.py"]["malformed"] == 16 and results["faulty.py"]["illegal"] >= 1
+    assert all(p.stat().st_size < (1 << 16) + 100 for p in (tmp_path / "stderr").iterdir())
     assert results["faulty.py#2"]["late"] >= 16 and results["faulty.py#2"]["crashed"] == 0
     assert results["drawn"]["late"] == results["drawn"]["illegal"] == 0
     assert all(e["rating"] is not None and e["tables"] == 4 for e in results.values())
