@@ -145,7 +145,7 @@ def _main(argv: Sequence[str] | None) -> int:
             save_logs=args.save_logs,
             save_logs_every=args.save_logs_every,
             progress=False if args.quiet else None,
-            programs=settings_from(args),
+            programs=settings_from(args, args.out),
             program_cwd=args.program_cwd,
         )
     except (BotLoadError, ValueError) as exc:

@@ -121,7 +121,7 @@ def _main(argv: Sequence[str] | None) -> int:
         seed=args.seed,
         match_hands=args.match_hands,
         budget=Budget(decision, min(DEFAULT_BUDGET.safety_margin, decision / 4)),
-        programs=settings_from(args),
+        programs=settings_from(args, args.out),
     )
     try:
         league.prepare()

@@ -20,9 +20,13 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from sdk.arena.programs import ProgramSettings, cores_warning
 from sdk.programs import is_program
+
+PROGRAM_LOGS = "program-logs"
+"""The folder of the programs' standard error under ``--out``."""
 
 __all__ = [
     "add_program_options",
@@ -84,12 +88,14 @@ def program_problems(args: argparse.Namespace) -> str | None:
     return None
 
 
-def settings_from(args: argparse.Namespace) -> ProgramSettings:
-    """The :class:`~sdk.arena.programs.ProgramSettings` the options ask for."""
+def settings_from(args: argparse.Namespace, out: Path | None = None) -> ProgramSettings:
+    """The :class:`~sdk.arena.programs.ProgramSettings` the options ask for; standard
+    error goes to ``--program-logs``, else ``out/program-logs`` (else a temporary one)."""
+    logs = args.program_logs or (None if out is None else str(out / PROGRAM_LOGS))
     return ProgramSettings(
         startup_seconds=args.startup_seconds,
         hung_after=args.hung_after,
-        stderr_dir=args.program_logs,
+        stderr_dir=logs,
         stderr_bytes=args.program_stderr_bytes,
         cores=args.program_cores,
     )
