@@ -133,3 +133,35 @@ def test_local_match_against_programs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert running(str(binary)) == []
     assert bot_main(RandomBot, ["--opponents", "cmd:./no_such_program_here"]) == 2
     assert "no such program" in capsys.readouterr().err
+
+
+def test_oversubscription_is_warned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binary = compile_c(tmp_path)
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    argv = [f"cmd:{binary}", "greedy", "greedy", "greedy", "--hands", "1", "--match-hands", "1"]
+    assert main([*argv, "--program-cores", "4", "--workers", "2", "--quiet"]) == 0
+    assert "need 8 cores, this machine has 4" in capsys.readouterr().err
+    assert main([*argv, "--program-cores", "2", "--quiet"]) == 0  # default: 4 // 2 workers
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_workers_of_multi_core_programs_get_cores_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import multiprocessing
+    import os
+
+    from sdk.arena.programs import pin_worker
+
+    pinned: list[list[int]] = []
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cpus: pinned.append(cpus),
+                        raising=False)  # fmt: skip
+    counter = multiprocessing.get_context("fork").Value("i", 0)
+    for _ in range(3):
+        pin_worker(counter, 4)
+    assert pinned == [[0, 1, 2, 3], [4, 5, 6, 7]]  # a third worker would oversubscribe
+    pin_worker(multiprocessing.get_context("fork").Value("i", 0), 1)
+    assert len(pinned) == 2  # one-core programs: the OS balances

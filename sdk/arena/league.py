@@ -33,7 +33,7 @@ from typing import Any
 from protocol.match import rotations
 from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
 from sdk.arena.loader import BotFactory
-from sdk.arena.programs import ProgramSettings
+from sdk.arena.programs import ProgramSettings, pin_worker
 from sdk.budget import DEFAULT_BUDGET, Budget
 
 __all__ = ["League", "LeagueMismatchError", "schedule"]
@@ -177,7 +177,10 @@ def _played(league: League, todo: Sequence[int], workers: int) -> Iterator[tuple
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(workers, initializer=_ignore_sigint)
+    counter = context.Value("i", 0)
+    pool = context.Pool(
+        workers, initializer=_init_worker, initargs=(counter, league.programs.cores)
+    )
     try:
         tasks = [(league.plan(t), t) for t in todo]
         yield from pool.imap_unordered(_play_table, tasks)
@@ -187,8 +190,10 @@ def _played(league: League, todo: Sequence[int], workers: int) -> Iterator[tuple
         pool.join()
 
 
-def _ignore_sigint() -> None:
+def _init_worker(counter: Any, cores: int) -> None:
+    """Ignore Ctrl-C (the parent handles it); multi-core programs get cores of their own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pin_worker(counter, cores)
 
 
 def _play_table(task: tuple[ArenaPlan, int]) -> tuple[int, DealRecord]:

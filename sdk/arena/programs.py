@@ -47,7 +47,13 @@ from sdk.server.seats import HouseSeat, LineSeat, Seat
 from sdk.server.store import MatchRow, StoredMatch
 from sdk.server.table import Table, TableSpec
 
-__all__ = ["CRASHED", "ProgramSettings", "cores_warning", "play_table_match"]
+__all__ = [
+    "CRASHED",
+    "ProgramSettings",
+    "cores_warning",
+    "pin_worker",
+    "play_table_match",
+]
 
 CRASHED = "crashed"
 """The outcome key counting matches in which a program ended before the match did (a
@@ -99,6 +105,23 @@ def cores_warning(workers: int, programs: int, cores: int, cpus: int | None) -> 
         f"this machine has {cpus}: programs may be starved into late defaults "
         f"(give --workers {max(1, cpus // cores)})"
     )
+
+
+def pin_worker(counter: Any, cores: int) -> None:
+    """Give this pool worker ``cores`` CPUs of its own (Linux; a pool initializer), the
+    next free ones by ``counter`` (a shared ``multiprocessing.Value``), so that the
+    multi-threaded programs it starts (children inherit the set) do not compete with
+    the next table's. Nothing is pinned for one-core programs, or when the machine has
+    too few CPUs (the run was warned about: :func:`cores_warning`)."""
+    if cores <= 1 or not hasattr(os, "sched_setaffinity"):
+        return
+    with counter.get_lock():
+        index = counter.value
+        counter.value += 1
+    cpus = sorted(os.sched_getaffinity(0))
+    start = index * cores
+    if start + cores <= len(cpus):
+        os.sched_setaffinity(0, cpus[start : start + cores])
 
 
 class MemoryStore:
