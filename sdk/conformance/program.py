@@ -89,6 +89,7 @@ class LineProgram:
         self.lines.put(None)
 
     def send(self, line: str) -> None:
+        """Write one line (a program that has gone is not an error here)."""
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write(line + "\n")
@@ -97,12 +98,14 @@ class LineProgram:
             pass
 
     def read(self, timeout: float) -> str | None:
+        """The next line, or ``None`` after ``timeout`` seconds (or at the end)."""
         try:
             return self.lines.get(timeout=max(timeout, 0.0))
         except queue.Empty:
             return None
 
     def pending(self) -> list[str]:
+        """The lines already read and not yet taken (drained)."""
         out = []
         while True:
             try:
@@ -113,6 +116,7 @@ class LineProgram:
                 out.append(line)
 
     def stop(self) -> None:
+        """Close its input, give it a second to exit, then end its process group."""
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.close()
