@@ -65,3 +65,28 @@ def test_league_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert "at least four entries" in capsys.readouterr().err
     assert main(["greedy", "random", "greedy", "tcp:./x {host}", "--out", str(tmp_path)]) == 2
     assert "no {port}" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_the_league_and_its_programs(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    hung = faulty("--faults silent@2")
+    cmd = [sys.executable, "-m", "sdk.arena.league", "greedy", "random", hung, "defensive",
+           faulty("--faults late@1"), "--out", str(tmp_path), "--match-hands", "1",
+           "--workers", "2"]  # fmt: skip
+    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    league = subprocess.Popen(cmd, preexec_fn=default_sigint, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not running(str(FAULTY)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    league.send_signal(signal.SIGINT)
+    _, err = league.communicate(timeout=60)
+    assert league.returncode == 130, err
+    time.sleep(0.5)
+    assert running(str(FAULTY)) == []  # the workers stopped their programs' groups
+    assert (tmp_path / "league.html").exists()

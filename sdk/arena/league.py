@@ -33,7 +33,7 @@ from typing import Any
 from protocol.match import rotations
 from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
 from sdk.arena.loader import BotFactory
-from sdk.arena.programs import ProgramSettings, pin_worker
+from sdk.arena.programs import ProgramSettings, pin_worker, stop_programs_on_sigterm
 from sdk.budget import DEFAULT_BUDGET, Budget
 
 __all__ = ["League", "LeagueMismatchError", "schedule"]
@@ -193,6 +193,7 @@ def _played(league: League, todo: Sequence[int], workers: int) -> Iterator[tuple
 def _init_worker(counter: Any, cores: int) -> None:
     """Ignore Ctrl-C (the parent handles it); multi-core programs get cores of their own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stop_programs_on_sigterm()
     pin_worker(counter, cores)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import signal
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ __all__ = [
     "cores_warning",
     "pin_worker",
     "play_table_match",
+    "stop_programs_on_sigterm",
 ]
 
 CRASHED = "crashed"
@@ -105,6 +107,17 @@ def cores_warning(workers: int, programs: int, cores: int, cpus: int | None) -> 
         f"this machine has {cpus}: programs may be starved into late defaults "
         f"(give --workers {max(1, cpus // cores)})"
     )
+
+
+def stop_programs_on_sigterm() -> None:
+    """In a pool worker: let SIGTERM (the pool stopped after Ctrl-C) unwind the running
+    table, so that it stops its programs' process groups instead of leaving them
+    running without a parent."""
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def pin_worker(counter: Any, cores: int) -> None:

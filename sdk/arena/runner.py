@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
-from sdk.arena.programs import pin_worker
+from sdk.arena.programs import pin_worker, stop_programs_on_sigterm
 from sdk.arena.stop import StopOnSigint
 
 __all__ = [
@@ -125,6 +125,7 @@ def _init_worker(plan: ArenaPlan, counter: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_plan = plan
     if plan.has_programs:
+        stop_programs_on_sigterm()
         pin_worker(counter, plan.programs.cores)
 
 
