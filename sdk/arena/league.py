@@ -26,12 +26,12 @@ import os
 import pickle
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from protocol.match import rotations
-from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
+from sdk.arena.deal import ArenaPlan, DealRecord, play_deal, record_name
 from sdk.arena.loader import BotFactory
 from sdk.arena.programs import ProgramSettings, pin_worker, stop_programs_on_sigterm
 from sdk.budget import DEFAULT_BUDGET, Budget
@@ -65,7 +65,7 @@ class League:
     seed: int = 0
     match_hands: int = 16
     budget: Budget = DEFAULT_BUDGET
-    programs: ProgramSettings = ProgramSettings()  # noqa: RUF009 (frozen, immutable)
+    programs: ProgramSettings = field(default_factory=ProgramSettings)
 
     @property
     def tables(self) -> list[tuple[int, ...]]:
@@ -158,8 +158,6 @@ class League:
 
     def match_ids(self, table: int) -> list[str]:
         """The ids (record file names) of a table's matches, in rotation order."""
-        from sdk.arena.deal import record_name
-
         plan = self.plan(table)
         return [record_name(plan, table, s) for s in plan.seatings]
 

@@ -41,6 +41,7 @@ from sdk.budget import Budget, DecisionStats
 from sdk.local import MatchResult
 from sdk.programs import ProgramSpec
 from sdk.records import Origin, encode_record
+from sdk.server.config import ServerConfig
 from sdk.server.linechan import LineChannel, spawn_program, spawn_tcp_program
 from sdk.server.recordlog import record_of
 from sdk.server.records import DecisionRecord, Outcome
@@ -61,8 +62,14 @@ CRASHED = "crashed"
 """The outcome key counting matches in which a program ended before the match did (a
 count of matches, not of decisions: the decisions after it are ``disconnected``)."""
 
-_LINE = {"limit": 1024, "rate": 20.0, "burst": 50, "flood_seconds": 2.0}
-"""The server's line limits (:class:`sdk.server.config.ServerConfig`'s defaults)."""
+_SERVER = ServerConfig()
+_LINE = {
+    "limit": _SERVER.max_line_bytes,
+    "rate": _SERVER.rate_per_second,
+    "burst": _SERVER.rate_burst,
+    "flood_seconds": _SERVER.flood_seconds,
+}
+"""The server's line limits (its defaults): a program meets the same rules everywhere."""
 
 
 @dataclass(frozen=True, slots=True)
