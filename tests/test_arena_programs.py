@@ -91,10 +91,12 @@ def test_duplicate_seating_is_exact_for_programs(tmp_path: Path) -> None:
     common = {"hands": 4, "match_hands": 1, "duplicate": True, "backend": "local", "seed": 9}
     run_arena([program] * 4, save_logs=tmp_path / "programs", **common)  # type: ignore[arg-type]
     run_arena(["greedy"] * 4, save_logs=tmp_path / "inproc", **common)  # type: ignore[arg-type]
+    run_arena([program, "greedy"] * 2, save_logs=tmp_path / "mixed", **common)  # type: ignore[arg-type]
     programs, inproc = _records(tmp_path / "programs"), _records(tmp_path / "inproc")
-    assert len(programs) == len(inproc) == 4
-    for a, b in zip(programs, inproc, strict=True):
-        assert a.events == b.events  # event for event
+    mixed = _records(tmp_path / "mixed")  # programs and bots on one table
+    assert len(programs) == len(inproc) == len(mixed) == 4
+    for a, b, c in zip(programs, inproc, mixed, strict=True):
+        assert a.events == b.events == c.events  # event for event
         assert a.summary.scores == b.summary.scores
 
 

@@ -24,6 +24,7 @@ decision times measured from the ask written to the reply read, and ``crashed`` 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import os
 import signal
@@ -224,8 +225,11 @@ async def _play(
     record: bool,
 ) -> MatchResult:
     line_table = LineTable(lambda k: physical_wall(hand_seed(seed, k)))
+    # Python bots think on a thread: the loop keeps reading the programs' lines, so a
+    # program's answer is timed when it comes, not when a slow bot lets the loop run
+    thinker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="arena-bot")
     table_seats = [
-        _seat(entry, seats[p], hands, budget, settings, line_table, match_id)
+        _seat(entry, seats[p], hands, budget, settings, line_table, match_id, thinker)
         for p, entry in enumerate(entries)
     ]
     spec = TableSpec(
@@ -247,7 +251,10 @@ async def _play(
         connect_wait=settings.startup_seconds,
         play_unattended=True,
     )
-    await table.run()
+    try:
+        await table.run()
+    finally:
+        thinker.shutdown(wait=True)
     return _result(store, table_seats, seats, seed, budget, origin, record)
 
 
@@ -259,9 +266,11 @@ def _seat(
     settings: ProgramSettings,
     line_table: LineTable,
     match_id: str,
+    thinker: concurrent.futures.Executor,
 ) -> Seat:
     if isinstance(entry, Bot):
-        return HouseSeat(seat, entry.name or type(entry).__name__, entry, hands, budget)
+        name = entry.name or type(entry).__name__
+        return HouseSeat(seat, name, entry, hands, budget, thinker)
     name = entry.name
     stderr = settings.stderr_path(match_id, seat, name)
 
