@@ -336,7 +336,8 @@ def _local_match(
     made = [f.program or f.make(args.seed * 4 + i) for i, f in enumerate(opponents, 1)]
     origin = Origin("local", match_id=f"local-{args.seed}")
     if any(f.program is not None for f in opponents):
-        from sdk.arena.programs import ProgramSettings, play_table_match
+        from sdk.arena.program_settings import ProgramSettings
+        from sdk.arena.programs import play_table_match
 
         return play_table_match(
             [bot, *made], seed=args.seed, hands=args.hands, seats=(0, 1, 2, 3),

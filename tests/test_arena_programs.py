@@ -13,7 +13,7 @@ from program_helpers import FAULTY, alive, compile_c, faulty, running
 
 from sdk.arena.api import run_arena
 from sdk.arena.cli import main
-from sdk.arena.programs import CRASHED, ProgramSettings
+from sdk.arena.program_settings import CRASHED, ProgramSettings
 from sdk.budget import Budget
 from sdk.records import Outcome, read_record, verify_record
 
@@ -155,7 +155,7 @@ def test_workers_of_multi_core_programs_get_cores_of_their_own(
     import multiprocessing
     import os
 
-    from sdk.arena.programs import pin_worker
+    from sdk.arena.program_settings import pin_worker
 
     pinned: list[list[int]] = []
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)

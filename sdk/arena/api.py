@@ -21,7 +21,7 @@ from typing import Any
 from protocol.match import DEFAULT_HANDS
 from sdk.arena.deal import ArenaPlan, DealRecord, deals_for, seatings
 from sdk.arena.loader import BotFactory, BotSource, load_bot
-from sdk.arena.programs import ProgramSettings
+from sdk.arena.program_settings import ProgramSettings
 from sdk.arena.progress import ArenaProgress
 from sdk.arena.recordfiles import RecordFiles
 from sdk.arena.result import Aggregator, ArenaResult

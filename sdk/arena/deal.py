@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from protocol.events import HandResult
 from protocol.match import rotations
 from sdk.arena.loader import BotFactory
-from sdk.arena.programs import CRASHED, ProgramSettings, play_table_match
+from sdk.arena.program_settings import CRASHED, ProgramSettings
 from sdk.arena.timing import TimingHistogram
 from sdk.budget import DEFAULT_BUDGET, Budget, Outcome
 from sdk.local import MatchResult, play_match
@@ -188,6 +188,8 @@ def _play(
     """One match with fresh bots: in-process, or on a table when programs play."""
     made = [f.program or f.make(player_seed(plan.seed, deal, p)) for p, f in enumerate(plan.bots)]
     if plan.has_programs:
+        from sdk.arena.programs import play_table_match  # the server's table
+
         return play_table_match(
             made,
             seed=seed,

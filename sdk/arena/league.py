@@ -33,7 +33,7 @@ from typing import Any
 from protocol.match import rotations
 from sdk.arena.deal import ArenaPlan, DealRecord, play_deal, record_name
 from sdk.arena.loader import BotFactory
-from sdk.arena.programs import ProgramSettings, pin_worker, stop_programs_on_sigterm
+from sdk.arena.program_settings import ProgramSettings, pin_worker, stop_programs_on_sigterm
 from sdk.budget import DEFAULT_BUDGET, Budget
 
 __all__ = ["League", "LeagueMismatchError", "schedule"]

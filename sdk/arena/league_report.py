@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sdk.arena.deal import DealRecord, PlayerTally
-from sdk.arena.programs import CRASHED
+from sdk.arena.program_settings import CRASHED
 from sdk.arena.stats import Interval, holm, mean_interval, paired_interval, paired_p
 from sdk.budget import Outcome
 

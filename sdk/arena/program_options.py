@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from sdk.arena.programs import ProgramSettings, cores_warning
+from sdk.arena.program_settings import ProgramSettings, cores_warning
 from sdk.programs import is_program
 
 PROGRAM_LOGS = "program-logs"

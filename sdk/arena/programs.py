@@ -18,7 +18,7 @@ event loop of its own, not by :func:`sdk.local.play_match`:
 :func:`play_table_match` returns the same :class:`~sdk.local.MatchResult` as
 ``play_match`` (the arena's tallies and reports take it unchanged), each program's
 decision times measured from the ask written to the reply read, and ``crashed`` counted
-(:data:`CRASHED`: matches in which the program ended early).
+(:data:`~sdk.arena.program_settings.CRASHED`: matches in which the program ended early).
 """
 
 from __future__ import annotations
@@ -26,17 +26,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
-import os
-import signal
-import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from protocol.events import Event, HandEnd
 from protocol.line.referee import LineTable
 from protocol.wall import hand_seed, physical_wall
+from sdk.arena.program_settings import CRASHED, ProgramSettings
 from sdk.bot import Bot
 from sdk.budget import Budget, DecisionStats
 from sdk.local import MatchResult
@@ -50,18 +46,7 @@ from sdk.server.seats import HouseSeat, LineSeat, Seat
 from sdk.server.store import MatchRow, StoredMatch
 from sdk.server.table import Table, TableSpec
 
-__all__ = [
-    "CRASHED",
-    "ProgramSettings",
-    "cores_warning",
-    "pin_worker",
-    "play_table_match",
-    "stop_programs_on_sigterm",
-]
-
-CRASHED = "crashed"
-"""The outcome key counting matches in which a program ended before the match did (a
-count of matches, not of decisions: the decisions after it are ``disconnected``)."""
+__all__ = ["MemoryStore", "play_table_match"]
 
 _SERVER = ServerConfig()
 _LINE = {
@@ -71,78 +56,6 @@ _LINE = {
     "flood_seconds": _SERVER.flood_seconds,
 }
 """The server's line limits (its defaults): a program meets the same rules everywhere."""
-
-
-@dataclass(frozen=True, slots=True)
-class ProgramSettings:
-    """How programs are run in an arena or a league (picklable: sent to the workers)."""
-
-    startup_seconds: float = 30.0
-    """The start-up budget (R17): from start to the answer to ``/ready``."""
-    hung_after: int = 3
-    """Decisions in a row without a word after which a program is stopped as hung."""
-    stderr_dir: str | None = None
-    """Where each program's standard error is kept, one file per match and seat."""
-    stderr_bytes: int = 1 << 16
-    """Bytes of standard error kept per program and match (the rest is dropped)."""
-    cores: int = 1
-    """Cores one program uses (a multi-threaded search): sizes the worker count."""
-    grace: float = 1.0
-    """Seconds a program has to exit after ``/exit`` before its group is killed."""
-
-    def stderr_path(self, match_id: str, seat: int, name: str) -> Path:
-        """The file of one program's standard error in one match."""
-        folder = self.stderr_dir or os.path.join(tempfile.gettempdir(), "taimahjong-programs")
-        return Path(folder) / f"{match_id}-seat{seat}-{name}.stderr"
-
-
-def cores_warning(workers: int, programs: int, cores: int, cpus: int | None) -> str | None:
-    """A warning when ``workers`` tables, each with programs of ``cores`` cores, ask more
-    of the machine than its ``cpus`` (one program thinks at a time at a table, and the
-    table itself needs a share): programs would lose decisions to the clock, not to
-    their own play.
-
-    >>> cores_warning(2, 4, 1, 2) is None, cores_warning(2, 1, 4, 4) is None
-    (True, False)
-    """
-    if not programs or not cpus:
-        return None
-    need = workers * cores
-    if need <= cpus:
-        return None
-    return (
-        f"warning: {workers} tables at once with programs of {cores} core(s) need {need} cores, "
-        f"this machine has {cpus}: programs may be starved into late defaults "
-        f"(give --workers {max(1, cpus // cores)})"
-    )
-
-
-def stop_programs_on_sigterm() -> None:
-    """In a pool worker: let SIGTERM (the pool stopped after Ctrl-C) unwind the running
-    table, so that it stops its programs' process groups instead of leaving them
-    running without a parent."""
-    signal.signal(signal.SIGTERM, _exit_on_signal)
-
-
-def _exit_on_signal(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
-
-
-def pin_worker(counter: Any, cores: int) -> None:
-    """Give this pool worker ``cores`` CPUs of its own (Linux; a pool initializer), the
-    next free ones by ``counter`` (a shared ``multiprocessing.Value``), so that the
-    multi-threaded programs it starts (children inherit the set) do not compete with
-    the next table's. Nothing is pinned for one-core programs, or when the machine has
-    too few CPUs (the run was warned about: :func:`cores_warning`)."""
-    if cores <= 1 or not hasattr(os, "sched_setaffinity"):
-        return
-    with counter.get_lock():
-        index = counter.value
-        counter.value += 1
-    cpus = sorted(os.sched_getaffinity(0))
-    start = index * cores
-    if start + cores <= len(cpus):
-        os.sched_setaffinity(0, cpus[start : start + cores])
 
 
 class MemoryStore:

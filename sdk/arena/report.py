@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sdk.arena.programs import CRASHED
+from sdk.arena.program_settings import CRASHED
 from sdk.arena.result import ArenaResult, BotStats
 from sdk.arena.stats import Interval
 from sdk.budget import Outcome

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdk.arena.deal import DealRecord, PlayerTally
-from sdk.arena.programs import CRASHED
+from sdk.arena.program_settings import CRASHED
 from sdk.arena.stats import Interval, holm, mean_interval, paired_interval, paired_p
 from sdk.arena.timing import TimingHistogram
 from sdk.budget import Outcome

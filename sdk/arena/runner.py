@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
-from sdk.arena.programs import pin_worker, stop_programs_on_sigterm
+from sdk.arena.program_settings import pin_worker, stop_programs_on_sigterm
 from sdk.arena.stop import StopOnSigint
 
 __all__ = [
