@@ -53,6 +53,10 @@ SPEC_FORMS = "a house bot, a module (mybot, pkg.mod), module:Class, or a file (.
 """The accepted forms, for help texts."""
 
 
+PROGRAM_PREFIXES = ("cmd:", "tcp:")
+"""Specs that name a line-protocol program (:mod:`sdk.programs`), not a Python bot."""
+
+
 class BotLoadError(MahjongError):
     """A bot spec could not be turned into a bot; the message says why in one line."""
 
@@ -77,6 +81,8 @@ def canonical_spec(spec: str) -> str:
     ('bots.greedy', 'pkg.mod:Bot')
     """
     spec = spec.strip()
+    if spec.startswith(PROGRAM_PREFIXES):  # a line-protocol program: sdk.programs
+        return spec
     path, attr = _split(spec)
     if _is_file(path):
         return str(Path(path).expanduser().resolve()) + (f":{attr}" if attr else "")
@@ -90,6 +96,10 @@ def resolve_bot(spec: str) -> Callable[..., Bot]:
     if not isinstance(spec, str) or not spec.strip():
         raise BotLoadError(f"no bot named {spec!r}: give {SPEC_FORMS}")
     spec = spec.strip()
+    if spec.startswith(PROGRAM_PREFIXES):
+        raise BotLoadError(
+            f"{spec!r} is a program: it is run per match (sdk.programs), not imported"
+        )
     path, attr = _split(canonical_spec(spec))
     module = _load_file(path, spec) if _is_file(path) else _import(path, spec)
     if attr:

@@ -260,7 +260,8 @@ def build_parser(
         "--opponents",
         default=_default_house(),
         help="opponents for --local, one or three comma-separated: a house bot "
-        f"({', '.join(house_names())}), a module, module:Class or a file ./mybot.py[:Class] "
+        f"({', '.join(house_names())}), a module, module:Class, a file ./mybot.py[:Class] "
+        "or a line-protocol program cmd:./prog ARGS / tcp:./prog {host} {port} "
         "(default: %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=0, help="match seed (--local) and bot seed")
@@ -334,21 +335,40 @@ def _mode(args: argparse.Namespace) -> str:
     return "local"
 
 
+def _local_match(
+    args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[BotFactory]
+) -> MatchResult:
+    """The ``--local`` match: in this process, or on a table when an opponent is a
+    line-protocol program (``--opponents cmd:./prog``, :mod:`sdk.arena.programs`)."""
+    made = [f.program or f.make(args.seed * 4 + i) for i, f in enumerate(opponents, 1)]
+    origin = Origin("local", match_id=f"local-{args.seed}")
+    if any(f.program is not None for f in opponents):
+        from sdk.arena.program_settings import ProgramSettings
+        from sdk.arena.programs import play_table_match
+
+        return play_table_match(
+            [bot, *made], seed=args.seed, hands=args.hands, seats=(0, 1, 2, 3),
+            budget=budget, settings=ProgramSettings(), match_id=origin.match_id,
+            origin=origin, record=args.save_log is not None,
+        )  # fmt: skip
+    return play_match(
+        [bot, *made],  # type: ignore[list-item]
+        seed=args.seed,
+        hands=args.hands,
+        budget=budget,
+        strict=args.strict,
+        clock=not args.no_clock,
+        record=args.save_log is not None,
+        origin=origin,
+    )
+
+
 def _play(args: argparse.Namespace, bot: Bot, budget: Budget, opponents: list[BotFactory]) -> int:
     mode = _mode(args)
     if mode == "local":
         if args.save_log is not None and not _writable(args.save_log):
             return EXIT_USAGE
-        result = play_match(
-            [bot, *(f.make(args.seed * 4 + i) for i, f in enumerate(opponents, 1))],
-            seed=args.seed,
-            hands=args.hands,
-            budget=budget,
-            strict=args.strict,
-            clock=not args.no_clock,
-            record=args.save_log is not None,
-            origin=Origin("local", match_id=f"local-{args.seed}"),
-        )
+        result = _local_match(args, bot, budget, opponents)
         _print_local(result, args.json)
         _warn_late(result, budget, args)
         if result.record_bytes is not None:

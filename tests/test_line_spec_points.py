@@ -30,8 +30,8 @@ from protocol.line.adapter import (
     LineTable,
     NextAsk,
     TileIdTracker,
-    _concealed_part,
 )
+from protocol.line.client import _concealed_part
 from protocol.line.tile_ids import kind_of
 from protocol.match import Match, hand_plan
 from protocol.melds import Meld, MeldKind

@@ -21,6 +21,7 @@ from typing import Any
 from protocol.match import DEFAULT_HANDS
 from sdk.arena.deal import ArenaPlan, DealRecord, deals_for, seatings
 from sdk.arena.loader import BotFactory, BotSource, load_bot
+from sdk.arena.program_settings import ProgramSettings
 from sdk.arena.progress import ArenaProgress
 from sdk.arena.recordfiles import RecordFiles
 from sdk.arena.result import Aggregator, ArenaResult
@@ -46,6 +47,8 @@ def run_arena(
     save_logs_every: int = 1,
     progress: bool | None = False,
     level: float = 0.95,
+    programs: ProgramSettings | None = None,
+    program_cwd: str | None = None,
 ) -> ArenaResult:
     """Play at least ``hands`` table hands of four bots and report on them.
 
@@ -56,8 +59,10 @@ def run_arena(
     ``save_logs_every``-th deal into that directory, one file per match named by
     :func:`sdk.arena.deal.record_name`; without it nothing is recorded. ``progress=None``
     shows the bar when stderr is a terminal. Ctrl-C returns a result marked ``partial``.
+    A bot may be a line-protocol program (``cmd:`` / ``tcp:``), run as ``programs``
+    says (:mod:`sdk.arena.programs`), in folder ``program_cwd``.
     """
-    factories = [load_bot(b) for b in bots]
+    factories = [load_bot(b, program_cwd) for b in bots]
     if len(factories) != 4:
         raise ValueError(f"the arena needs four bots, got {len(factories)}")
     if hands < 1 or match_hands < 1:
@@ -71,6 +76,7 @@ def run_arena(
         seatings=tuple(seatings(duplicate or all_seatings, every=all_seatings)),
         budget=budget,
         records_every=save_logs_every if save_logs is not None else 0,
+        programs=programs or ProgramSettings(),
     )
     labels = labels_for(factories)
     aggregator = Aggregator(labels, [f.spec for f in factories])

@@ -32,9 +32,17 @@ from protocol.cli import (
 )
 from sdk.arena.api import run_arena
 from sdk.arena.loader import BotLoadError
+from sdk.arena.program_options import (
+    add_program_options,
+    default_workers,
+    program_problems,
+    settings_from,
+    workers_warning,
+)
 from sdk.arena.report import print_report, write_report
 from sdk.arena.runner import BACKENDS, RayMissingError
 from sdk.budget import DEFAULT_BUDGET, Budget
+from sdk.programs import is_program
 
 __all__ = ["main", "parser"]
 
@@ -52,7 +60,8 @@ def parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="BOT",
         help="four bots: a house bot (greedy), a module (mybot), module:Class, "
-        "or a file (./mybot.py, ./mybot.py:MyBot)",
+        "a file (./mybot.py, ./mybot.py:MyBot), or a line-protocol program "
+        "('cmd:./prog ARGS', 'tcp:./prog {host} {port}')",
     )
     p.add_argument("--hands", type=int, default=1024, help="table hands to play at least")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
@@ -78,6 +87,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--decision-seconds", type=float, default=DEFAULT_BUDGET.decision)
     p.add_argument("--safety-margin", type=float, default=DEFAULT_BUDGET.safety_margin)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_program_options(p)
     return p
 
 
@@ -122,6 +132,10 @@ def _main(argv: Sequence[str] | None) -> int:
             args.save_logs.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             p.error(f"--save-logs {args.save_logs}: {exc.strerror or exc}")
+    problem = program_problems(args)
+    if problem:
+        p.error(problem)
+    workers = _program_workers(args)
     try:
         result = run_arena(
             args.bots,
@@ -131,12 +145,14 @@ def _main(argv: Sequence[str] | None) -> int:
             all_seatings=args.all_seatings,
             match_hands=args.match_hands,
             backend=args.backend,
-            workers=args.workers,
+            workers=workers,
             address=args.address,
             budget=Budget(args.decision_seconds, args.safety_margin),
             save_logs=args.save_logs,
             save_logs_every=args.save_logs_every,
             progress=False if args.quiet else None,
+            programs=settings_from(args, args.out),
+            program_cwd=args.program_cwd,
         )
     except (BotLoadError, ValueError) as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
@@ -156,6 +172,18 @@ def _main(argv: Sequence[str] | None) -> int:
         for path in write_report(result, args.out):
             err.print(f"wrote {path}")
     return EXIT_INTERRUPTED if result.partial else 0
+
+
+def _program_workers(args: argparse.Namespace) -> int | None:
+    """The worker count when programs play (sized by --program-cores), with a warning
+    when the machine is oversubscribed for the clock; else ``--workers`` as given."""
+    if not any(is_program(b) for b in args.bots):
+        return args.workers
+    workers = 1 if args.backend == "local" else default_workers(args)
+    warning = workers_warning(args, args.bots, workers)
+    if warning:
+        print(warning, file=sys.stderr)
+    return workers
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from protocol.events import HandResult
 from protocol.match import rotations
 from sdk.arena.loader import BotFactory
+from sdk.arena.program_settings import CRASHED, ProgramSettings
 from sdk.arena.timing import TimingHistogram
 from sdk.budget import DEFAULT_BUDGET, Budget, Outcome
 from sdk.local import MatchResult, play_match
@@ -82,6 +83,13 @@ class ArenaPlan:
     lazy_views: bool = True
     """Feed each bot's mirror only when it reads its view (``False``: the plain path,
     every mirror fed at every event; same results, kept for tests)."""
+    programs: ProgramSettings = field(default_factory=ProgramSettings)
+    """How line-protocol programs among the bots are run (:mod:`sdk.arena.programs`)."""
+
+    @property
+    def has_programs(self) -> bool:
+        """Whether a bot is a line-protocol program (its matches are played by a table)."""
+        return any(f.program is not None for f in self.bots)
 
     @property
     def hands_per_deal(self) -> int:
@@ -121,7 +129,7 @@ class PlayerTally:
     @property
     def fallbacks(self) -> int:
         """Decisions answered by the fallback."""
-        return sum(n for k, n in self.outcomes.items() if k != Outcome.OK)
+        return sum(n for k, n in self.outcomes.items() if k not in (Outcome.OK, CRASHED))
 
 
 @dataclass(slots=True)
@@ -158,17 +166,7 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
     saved = random.getstate()
     random.seed(_derive(plan.seed, "deal", deal, "global", seating))
     try:
-        bots = [f.make(player_seed(plan.seed, deal, p)) for p, f in enumerate(plan.bots)]
-        result = play_match(
-            bots,
-            seed=seed,
-            hands=plan.match_hands,
-            seats=seating,
-            budget=plan.budget,
-            record=keep,
-            origin=origin,
-            lazy_views=plan.lazy_views,
-        )
+        result = _play(plan, deal, seed, seating, keep, origin)
     finally:
         random.setstate(saved)
     return MatchRecord(
@@ -176,6 +174,42 @@ def _play_one(plan: ArenaPlan, deal: int, seed: int, seating: tuple[int, ...]) -
         scores=tuple(result.scores),
         players=[_tally(result, p) for p in range(4)],
         record=result.record_bytes,
+    )
+
+
+def _play(
+    plan: ArenaPlan,
+    deal: int,
+    seed: int,
+    seating: tuple[int, ...],
+    keep: bool,
+    origin: Origin | None,
+) -> MatchResult:
+    """One match with fresh bots: in-process, or on a table when programs play."""
+    made = [f.program or f.make(player_seed(plan.seed, deal, p)) for p, f in enumerate(plan.bots)]
+    if plan.has_programs:
+        from sdk.arena.programs import play_table_match  # the server's table
+
+        return play_table_match(
+            made,
+            seed=seed,
+            hands=plan.match_hands,
+            seats=seating,
+            budget=plan.budget,
+            settings=plan.programs,
+            match_id=record_name(plan, deal, seating),
+            origin=origin,
+            record=keep,
+        )
+    return play_match(
+        made,  # type: ignore[arg-type]
+        seed=seed,
+        hands=plan.match_hands,
+        seats=seating,
+        budget=plan.budget,
+        record=keep,
+        origin=origin,
+        lazy_views=plan.lazy_views,
     )
 
 

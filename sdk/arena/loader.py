@@ -33,6 +33,7 @@ from typing import Any
 
 from sdk.bot import Bot
 from sdk.botspec import SPEC_FORMS, BotLoadError, canonical_spec, resolve_bot
+from sdk.programs import ProgramSpec, is_program, parse_program
 
 __all__ = ["BotFactory", "BotLoadError", "load_bot"]
 
@@ -48,10 +49,17 @@ class BotFactory:
     source: str | Callable[..., Bot]
     label: str
     _target: Callable[..., Bot] | None = field(default=None, compare=False, repr=False)
+    program: ProgramSpec | None = None
+    """A line-protocol program (``cmd:`` / ``tcp:``): run per match, never made here."""
 
     def __getstate__(self) -> dict[str, Any]:
         target = None if isinstance(self.source, str) else self.source
-        return {"source": self.source, "label": self.label, "_target": target}
+        return {
+            "source": self.source,
+            "label": self.label,
+            "_target": target,
+            "program": self.program,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for key, value in state.items():
@@ -74,6 +82,8 @@ class BotFactory:
 
     def make(self, seed: int) -> Bot:
         """A new bot seeded with ``seed`` (see the module doc for the convention)."""
+        if self.program is not None:
+            raise BotLoadError(f"{self.spec} is a program: it is started per match, not made")
         target = self.target()
         bot = target(seed=seed) if _accepts_seed(target) else target()
         if not isinstance(bot, Bot):
@@ -84,12 +94,20 @@ class BotFactory:
         return bot
 
 
-def load_bot(source: BotSource) -> BotFactory:
+def load_bot(source: BotSource, program_cwd: str | None = None) -> BotFactory:
     """A :class:`BotFactory` for a spec string, a Bot subclass or a factory. The spec is
     imported and one bot made now (its ``name`` is the label), so a typo or a broken
-    constructor fails before any match is played."""
+    constructor fails before any match is played. A program spec (``cmd:`` / ``tcp:``,
+    :mod:`sdk.programs`) is checked now and run per match (in ``program_cwd``, if given).
+
+    >>> load_bot("cmd:sh -c 'exit 0'").label
+    'sh'
+    """
     if isinstance(source, BotFactory):
         return source
+    if is_program(source):
+        program = parse_program(source, program_cwd)  # type: ignore[arg-type]
+        return BotFactory(program.spec, program.name, program=program)
     if isinstance(source, str):
         target = resolve_bot(source)
         source = canonical_spec(source)

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from sdk.arena.program_settings import CRASHED
 from sdk.arena.result import ArenaResult, BotStats
 from sdk.arena.stats import Interval
 from sdk.budget import Outcome
@@ -46,6 +47,8 @@ TIME_HEADER = (
     "late",
     "errors",
     "illegal",
+    "malformed",
+    "crashed",
 )
 PAIR_HEADER = ("a", "b", "a − b pts/hand (95% CI)", "p", "p (Holm)", "significant", "verdict")
 
@@ -111,6 +114,8 @@ def time_rows(result: ArenaResult) -> list[tuple[str, ...]]:
             str(b.outcomes.get(Outcome.LATE, 0)),
             str(b.outcomes.get(Outcome.ERROR, 0)),
             str(b.outcomes.get(Outcome.ILLEGAL, 0)),
+            str(b.outcomes.get(Outcome.MALFORMED, 0)),
+            str(b.outcomes.get(CRASHED, 0)),
         )
         for b in _ranked(result)
     ]

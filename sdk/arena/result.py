@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdk.arena.deal import DealRecord, PlayerTally
+from sdk.arena.program_settings import CRASHED
 from sdk.arena.stats import Interval, holm, mean_interval, paired_interval, paired_p
 from sdk.arena.timing import TimingHistogram
 from sdk.budget import Outcome
@@ -64,7 +65,7 @@ class BotStats:
     @property
     def fallbacks(self) -> int:
         """Decisions answered by the fallback."""
-        return sum(n for k, n in self.outcomes.items() if k != Outcome.OK)
+        return sum(n for k, n in self.outcomes.items() if k not in (Outcome.OK, CRASHED))
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (``arena.json``)."""
@@ -87,6 +88,9 @@ class BotStats:
             "late": self.outcomes.get(Outcome.LATE, 0),
             "errors": self.outcomes.get(Outcome.ERROR, 0),
             "illegal": self.outcomes.get(Outcome.ILLEGAL, 0),
+            "malformed": self.outcomes.get(Outcome.MALFORMED, 0),
+            "disconnected": self.outcomes.get(Outcome.DISCONNECTED, 0),
+            "crashed": self.outcomes.get(CRASHED, 0),
             "timing": self.timing.to_json(),
         }
 

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sdk.arena.deal import ArenaPlan, DealRecord, play_deal
+from sdk.arena.program_settings import pin_worker, stop_programs_on_sigterm
 from sdk.arena.stop import StopOnSigint
 
 __all__ = [
@@ -117,11 +118,15 @@ def _run_local(plan: ArenaPlan, deals: Sequence[int], on_deal: OnDeal, stop: Sto
 _worker_plan: ArenaPlan | None = None
 
 
-def _init_worker(plan: ArenaPlan) -> None:
-    """Pool initializer: ignore Ctrl-C (the parent handles it) and keep the plan."""
+def _init_worker(plan: ArenaPlan, counter: Any) -> None:
+    """Pool initializer: ignore Ctrl-C (the parent handles it), keep the plan, and give
+    a worker whose tables seat multi-core programs its own cores (:func:`pin_worker`)."""
     global _worker_plan
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_plan = plan
+    if plan.has_programs:
+        stop_programs_on_sigterm()
+        pin_worker(counter, plan.programs.cores)
 
 
 def _pool_chunk(deals: list[int]) -> list[DealRecord]:
@@ -140,7 +145,9 @@ def _run_pool(
     plan: ArenaPlan, deals: Sequence[int], workers: int, on_deal: OnDeal, stop: StopOnSigint
 ) -> bool:
     inbox: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
-    pool = _pool_context().Pool(workers, initializer=_init_worker, initargs=(plan,))
+    context = _pool_context()
+    counter = context.Value("i", 0)
+    pool = context.Pool(workers, initializer=_init_worker, initargs=(plan, counter))
 
     def submit(chunk: list[int]) -> None:
         pool.apply_async(

@@ -18,9 +18,7 @@ default a referee would apply and echo.
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
-import signal
 import subprocess
 import threading
 import time
@@ -28,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from protocol.line.conformance import Fault, ProgramChecker, Transcript
+from sdk.server.linechan import kill_program
 
-__all__ = ["ProgramRun", "StepReport", "run_transcript"]
+__all__ = ["LineProgram", "ProgramRun", "StepReport", "run_transcript"]
 
 _MARGIN = 1.0
 """Seconds past the limit a reply is still waited for (then it is reported late)."""
@@ -62,12 +61,16 @@ class ProgramRun:
         return not self.faults and not self.error
 
 
-class _Program:
-    """A started program: lines in, lines out through a reader thread."""
+class LineProgram:
+    """A started line-protocol program, driven without an event loop: lines in, lines
+    out through a reader thread (the conformance kit's and the reviewer's runner; the
+    tables' is :mod:`sdk.server.linechan`). Its own process group, in ``cwd`` if given;
+    :meth:`stop` ends the group."""
 
-    def __init__(self, command: Sequence[str]) -> None:
+    def __init__(self, command: Sequence[str], cwd: str | None = None) -> None:
         self.proc = subprocess.Popen(
             list(command),
+            cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -86,6 +89,7 @@ class _Program:
         self.lines.put(None)
 
     def send(self, line: str) -> None:
+        """Write one line (a program that has gone is not an error here)."""
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write(line + "\n")
@@ -94,12 +98,14 @@ class _Program:
             pass
 
     def read(self, timeout: float) -> str | None:
+        """The next line, or ``None`` after ``timeout`` seconds (or at the end)."""
         try:
             return self.lines.get(timeout=max(timeout, 0.0))
         except queue.Empty:
             return None
 
     def pending(self) -> list[str]:
+        """The lines already read and not yet taken (drained)."""
         out = []
         while True:
             try:
@@ -110,6 +116,7 @@ class _Program:
                 out.append(line)
 
     def stop(self) -> None:
+        """Close its input, give it a second to exit, then end its process group."""
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.close()
@@ -117,8 +124,7 @@ class _Program:
             pass
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=1.0)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)  # the program and its children
+        kill_program(self.proc.pid)  # the program and its children
         self.proc.wait()
 
 
@@ -126,7 +132,7 @@ def run_transcript(command: Sequence[str], transcript: Transcript, limit: float)
     """Start ``command``, play ``transcript`` to it and check every reply."""
     run = ProgramRun(transcript.name)
     try:
-        program = _Program(command)
+        program = LineProgram(command)
     except OSError as exc:
         run.error = f"cannot start {command[0]!r}: {exc}"
         return run
@@ -137,7 +143,7 @@ def run_transcript(command: Sequence[str], transcript: Transcript, limit: float)
     return run
 
 
-def _play(program: _Program, transcript: Transcript, limit: float, run: ProgramRun) -> None:
+def _play(program: LineProgram, transcript: Transcript, limit: float, run: ProgramRun) -> None:
     checker = ProgramChecker(limit)
     steps = list(transcript.steps)
     asked = False

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from protocol.actions import PASS, Action
+from protocol.claim_tiers import ClaimTiers
 from protocol.events import Event, HandStart, project
-from protocol.hand_state import IllegalActionError
 from protocol.match import Match
 from protocol.view import PublicState, SeatView, apply_public
 from sdk.records.errors import CorruptRecordError
-from sdk.records.model import Record
+from sdk.records.model import Decision, Record
 
 __all__ = ["NOBODY", "iter_views", "public_at", "spectator_events", "verify_record", "views_at"]
 
@@ -121,24 +122,81 @@ def verify_record(record: Record) -> None:
         raise ValueError("a record of one seat's side cannot be replayed through the referee")
     h = record.header
     match = Match.new(h.seed, h.hands, first_dealer=h.first_dealer)
-    source = "<record>"
-    for i, decision in enumerate(record.decisions):
-        if decision.after_event != len(match.events):
-            detail = f"decision {i} is after event {decision.after_event}, not {len(match.events)}"
-            raise CorruptRecordError(source, 0, detail)
-        legal = match.pending().get(decision.seat)
-        if legal is None or (decision.legal and tuple(decision.legal) != legal):
-            raise CorruptRecordError(
-                source, 0, f"decision {i}: seat {decision.seat}'s legal actions differ"
-            )
-        try:
-            match.apply(decision.seat, decision.applied)
-        except IllegalActionError as exc:
-            raise CorruptRecordError(source, 0, f"decision {i}: {exc}") from None
+    decisions = record.decisions
+    i = 0
+    while i < len(decisions):
+        _check_after(decisions[i].after_event, i, match)
+        if _claim_window(match, decisions[i].seat):
+            i = _verify_claims(match, decisions, i)
+            continue
+        _verify_one(match, decisions[i], i, match.pending().get(decisions[i].seat))
+        match.apply(decisions[i].seat, decisions[i].applied)
+        i += 1
     played = match.events
     for i, event in enumerate(record.events):
         if i >= len(played) or played[i] != event:
-            raise CorruptRecordError(source, 0, f"the decisions do not give event {i}")
+            raise CorruptRecordError(_SOURCE, 0, f"the decisions do not give event {i}")
     finished = record.summary is not None and record.summary.status == "finished"
     if finished and len(played) != len(record.events):
-        raise CorruptRecordError(source, 0, "the record ends before the match does")
+        raise CorruptRecordError(_SOURCE, 0, "the record ends before the match does")
+
+
+_SOURCE = "<record>"
+
+
+def _check_after(after_event: int, i: int, match: Match) -> None:
+    if after_event != len(match.events):
+        detail = f"decision {i} is after event {after_event}, not {len(match.events)}"
+        raise CorruptRecordError(_SOURCE, 0, detail)
+
+
+def _claim_window(match: Match, seat: int) -> bool:
+    return not match.is_over and PASS in match.pending().get(seat, ())
+
+
+def _verify_one(match: Match, decision: Decision, i: int, legal: tuple[Action, ...] | None) -> None:
+    """Check one decision's legal actions against ``legal`` (what the referee offered),
+    and that the referee takes its applied action."""
+    if legal is None or (decision.legal and tuple(decision.legal) != legal):
+        raise CorruptRecordError(
+            _SOURCE, 0, f"decision {i}: seat {decision.seat}'s legal actions differ"
+        )
+    if decision.applied not in legal:
+        raise CorruptRecordError(_SOURCE, 0, f"decision {i}: {decision.applied} is not legal")
+
+
+def _verify_claims(match: Match, decisions: Sequence[Decision], start: int) -> int:
+    """Check the decisions of one claim window, asked at once or tier by tier
+    (:mod:`protocol.claim_tiers`: a line-protocol seat is asked each tier apart, so it
+    may have a decision per tier, or none when a higher tier took the tile); apply the
+    window's outcome and return the index of the first decision after it."""
+    pending = match.pending()
+    after = decisions[start].after_event
+    end = start
+    while end < len(decisions) and decisions[end].after_event == after:
+        end += 1
+    window = decisions[start:end]
+    tiered = {s for s in pending if _asked_by_tier(s, pending[s], window)}
+    tiers = ClaimTiers(pending, tiered)
+    offered = dict(tiers.asks())
+    for i, decision in enumerate(window, start):
+        if tiers.done:
+            return _apply_claims(match, tiers, i)
+        _verify_one(match, decision, i, offered.pop(decision.seat, None))
+        tiers.answer(decision.seat, decision.applied)
+        offered.update(tiers.asks())
+    if not tiers.done:
+        raise CorruptRecordError(_SOURCE, 0, f"the claims after event {after} are not all answered")
+    return _apply_claims(match, tiers, end)
+
+
+def _asked_by_tier(seat: int, legal: tuple[Action, ...], window: Sequence[Decision]) -> bool:
+    """Whether ``seat`` was asked tier by tier: not once with everything it could do."""
+    mine = [d for d in window if d.seat == seat]
+    return len(mine) != 1 or (bool(mine[0].legal) and tuple(mine[0].legal) != legal)
+
+
+def _apply_claims(match: Match, tiers: ClaimTiers, next_index: int) -> int:
+    for seat, action in tiers.decisions().items():
+        match.apply(seat, action)
+    return next_index

@@ -51,7 +51,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bot",
         required=True,
-        help="the bot to ask: a house name (greedy), pkg.mod, pkg.mod:Name or a file (./mybot.py)",
+        help="the bot to ask: a house name (greedy), pkg.mod, pkg.mod:Name, a file (./mybot.py) "
+        "or a line-protocol program (cmd:./prog ARGS)",
     )
     p.add_argument(
         "--reference", default=REFERENCE, help="the reference bot (default: %(default)s)"

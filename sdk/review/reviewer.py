@@ -42,7 +42,7 @@ from protocol.events import Deal, Event, HandEnd, MatchEnd, Win, project
 from protocol.hand_state import own_situation
 from protocol.scoring import score_win
 from protocol.tiles import KIND_COUNT, Tile
-from sdk.arena.loader import BotSource, load_bot
+from sdk.arena.loader import BotFactory, BotSource, load_bot
 from sdk.bot import Bot, DecisionRequest, MatchInfo
 from sdk.budget import DEFAULT_BUDGET, DecisionStats
 from sdk.decide import decide_inline
@@ -51,6 +51,7 @@ from sdk.records import Decision, Record
 from sdk.replay.numbering import hand_label, in_hand
 from sdk.review.board import Board, board_of
 from sdk.review.candidates import Candidate, after_counts, explain, measure, value_cost
+from sdk.review.program import ProgramAdviser
 from sdk.view import GameView
 
 __all__ = ["DecisionReview", "Review", "after_counts", "review_record"]
@@ -177,13 +178,15 @@ def _waits(counts: Sequence[int], meld_tiles: Sequence[int]) -> list[Tile]:
 class _Watcher:
     """The bots under review, following the seat's projected events."""
 
-    def __init__(self, record: Record, seat: int, bots: Sequence[Bot]) -> None:
+    def __init__(self, record: Record, seat: int, advisers: Sequence[Bot | ProgramAdviser]) -> None:
         self.seat = seat
-        self.bots = bots
+        self.advisers = advisers
+        self.bots = [b for b in advisers if isinstance(b, Bot)]
+        self.programs = [p for p in advisers if isinstance(p, ProgramAdviser)]
         self.mirror = Mirror(seat)
-        self.stats = [DecisionStats() for _ in bots]
+        self.stats = [DecisionStats() for _ in advisers]
         timing = record.header.timing
-        for bot in bots:
+        for bot in self.bots:
             bot.on_match_start(
                 MatchInfo(
                     seat=seat, hands=record.header.hands, decision_seconds=timing.decision_seconds
@@ -191,6 +194,8 @@ class _Watcher:
             )
 
     def feed(self, event: Event) -> None:
+        for program in self.programs:
+            program.feed(event)
         seen = project(event, self.seat)
         if seen is None:
             return
@@ -206,12 +211,16 @@ class _Watcher:
             elif type(seen) is MatchEnd:
                 bot.on_match_end(window, tuple(seen.scores))
 
-    def ask(self, legal: tuple[Action, ...]) -> list[Action]:
+    def ask(self, legal: tuple[Action, ...], claim_tile: int | None) -> list[Action]:
         window: GameView = self.mirror.window
-        return [
-            decide_inline(bot, window, self.request(legal), stats)
-            for bot, stats in zip(self.bots, self.stats, strict=True)
-        ]
+        answers = []
+        for adviser, stats in zip(self.advisers, self.stats, strict=True):
+            request = self.request(legal)
+            if isinstance(adviser, ProgramAdviser):  # no answer: the default, as a referee
+                answers.append(adviser.ask(legal, claim_tile) or request.default())
+            else:
+                answers.append(decide_inline(adviser, window, request, stats))
+        return answers
 
     def request(self, legal: tuple[Action, ...]) -> DecisionRequest:
         """A request for ``legal`` now, with the default budget."""
@@ -219,12 +228,20 @@ class _Watcher:
         return DecisionRequest(legal, deadline, "", self.mirror.window.drawn_tile)
 
     def explain(self, legal: tuple[Action, ...]) -> tuple[list[Candidate] | None, str]:
-        """The reference's candidates by its ``explain`` (``None`` without one), and a
-        note when it failed."""
+        """The reference's candidates by its ``explain`` (``None`` without one, or for a
+        program), and a note when it failed."""
+        reference = self.advisers[-1]
+        if isinstance(reference, ProgramAdviser):
+            return None, ""
         try:
-            return explain(self.bots[-1], self.mirror.window, self.request(legal)), ""
+            return explain(reference, self.mirror.window, self.request(legal)), ""
         except Exception as exc:  # a bot's own error must not end the review
             return None, f"the reference's explain failed: {type(exc).__name__}: {exc}"
+
+    def close(self) -> None:
+        """Stop the programs."""
+        for program in self.programs:
+            program.close()
 
 
 def review_record(
@@ -238,18 +255,32 @@ def review_record(
         raise ValueError(
             f"this record shows seat {record.perspective}'s side only, not seat {seat}'s"
         )
-    watcher = _Watcher(record, seat, [m.make(record.header.seed) for m in makers])
-    fed = 0
-    for decision in record.decisions:
-        while fed < decision.after_event:
-            watcher.feed(record.events[fed])
-            fed += 1
-        if decision.seat == seat:
-            item = _review_one(watcher, decision)
-            item.hand_step = in_hand(record, decision.after_event)[1]
-            review.decisions.append(item)
+    watcher = _Watcher(record, seat, [_adviser(m, record, seat) for m in makers])
+    try:
+        fed = 0
+        for decision in record.decisions:
+            while fed < decision.after_event:
+                watcher.feed(record.events[fed])
+                fed += 1
+            if decision.seat == seat:
+                item = _review_one(watcher, decision)
+                item.hand_step = in_hand(record, decision.after_event)[1]
+                review.decisions.append(item)
+    finally:
+        watcher.close()
     _mark_deal_ins(review)
     return review
+
+
+def _adviser(maker: BotFactory, record: Record, seat: int) -> Bot | ProgramAdviser:
+    """A fresh bot, or for a program (``cmd:``) a :class:`ProgramAdviser` following the
+    seat; a program needs the referee's full record (the physical tile ids)."""
+    if maker.program is None:
+        return maker.make(record.header.seed)
+    if record.perspective is not None:
+        raise ValueError("a program can review a full game record only, not one seat's side")
+    limit = record.header.timing.decision_seconds
+    return ProgramAdviser(maker.program, seat, record.header.seed, limit)
 
 
 def _review_one(watcher: _Watcher, decision: Decision) -> DecisionReview:
@@ -259,7 +290,7 @@ def _review_one(watcher: _Watcher, decision: Decision) -> DecisionReview:
     counts = list(view.counts)
     meld_tiles = [t for m in view.melds() for t in m.tiles]
     claimed = seen.public.pending_tile if seen.public.turn != seat else None
-    bot_answer, reference_answer = watcher.ask(decision.legal)
+    bot_answer, reference_answer = watcher.ask(decision.legal, claimed)
     if decision.applied is WIN:
         after, waits_after = -1, []
     else:

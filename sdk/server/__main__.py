@@ -100,7 +100,8 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME=SPEC",
-        help="add a house bot: a module, module:Class or file ./mybot.py[:Class] (sdk.botspec)",
+        help="add a house bot: a module, module:Class, a file ./mybot.py[:Class] (sdk.botspec), "
+        "or a line-protocol program cmd:PROGRAM ARGS / tcp:PROGRAM ARGS {host} {port}",
     )
     p.add_argument(
         "--allow-commands", action="store_true", help="let POST /v1/tables start programs"

@@ -11,8 +11,6 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import os
-import re
 import secrets
 import shlex
 import tempfile
@@ -39,12 +37,18 @@ from protocol.wire.rest import (
 )
 from sdk.arena.loader import BotFactory, BotLoadError, load_bot
 from sdk.budget import Budget
+from sdk.programs import ProgramSpec, command_name
 from sdk.records import Record
 from sdk.server.banner import banner
 from sdk.server.config import ServerConfig
 from sdk.server.guard import ConnectionGuard
 from sdk.server.housepool import HousePool
-from sdk.server.linechan import LineChannel, LineTooLongError, spawn_program
+from sdk.server.linechan import (
+    LineChannel,
+    LineTooLongError,
+    spawn_program,
+    spawn_tcp_program,
+)
 from sdk.server.lobby import Entrant, Lobby, LobbyFullError
 from sdk.server.ratings import leaderboard as rank_bots
 from sdk.server.recordlog import record_of
@@ -136,6 +140,8 @@ class _SeatPlan:
     kind: str  # ws | line | cmd | house
     command: list[str] | None = None
     channel: LineChannel | None = None
+    program: ProgramSpec | None = None
+    """A ``--house`` program: its kind (``tcp:`` connects) and working folder."""
 
 
 def program_log_dir(config: ServerConfig) -> Path:
@@ -150,17 +156,6 @@ def program_log_dir(config: ServerConfig) -> Path:
     if config.db_path == ":memory:":
         return Path(tempfile.gettempdir()) / "taimahjong-program-logs"
     return Path(config.db_path).resolve().parent / "program-logs"
-
-
-def program_name(path: str) -> str:
-    """The seat name of a program the server starts: its file name, made one ASCII word
-    (what ``/start MJ <seat> <name>`` can carry), at most 64 characters.
-
-    >>> program_name("/opt/bots/my bot v2"), program_name("./機器人.py")
-    ('my_bot_v2', '___.py')
-    """
-    name = "".join(c if c.isascii() and not c.isspace() else "_" for c in os.path.basename(path))
-    return name[:64] or "program"
 
 
 DECISION_MS = (10, 600_000)
@@ -180,36 +175,6 @@ def timing_problem(decision_ms: int, startup_ms: int) -> str | None:
     if not 0 <= startup_ms <= STARTUP_MS_MAX:
         return f"startup_ms must be 0..{STARTUP_MS_MAX}, not {startup_ms}"
     return None
-
-
-_INTERPRETER = re.compile(r"(python|pypy|node|ruby|perl|php|java|sh|bash)[\d.]*(\.exe)?")
-"""Programs that run another: a seat is named after what they run, not after them."""
-
-
-def command_name(command: Sequence[str]) -> str:
-    """The seat name of a command the server starts: the program's file name, or for an
-    interpreter (``python``, ``node``, ``java``...) what it runs: its script, its
-    ``-m`` module or its ``-jar`` archive (else every Python bot would be "python").
-
-    >>> command_name(["./my_bot", "--level", "3"]), command_name(["python3", "bots/x.py"])
-    ('my_bot', 'x.py')
-    >>> command_name(["python", "-u", "-m", "bots.greedy", "--line"])
-    'bots.greedy'
-    >>> command_name(["java", "-Xmx1g", "-jar", "bot.jar"]), command_name(["python"])
-    ('bot.jar', 'python')
-    """
-    program = command[0]
-    if not _INTERPRETER.fullmatch(os.path.basename(program)):
-        return program_name(program)
-    args = iter(command[1:])
-    for arg in args:
-        if arg in ("-m", "-jar"):
-            return program_name(next(args, program))
-        if arg == "-c":  # a program given inline has no name of its own
-            break
-        if not arg.startswith("-"):
-            return program_name(arg)
-    return program_name(program)
 
 
 def seat_spec(spec: str) -> tuple[str, str, list[str] | None]:
@@ -332,12 +297,23 @@ class TournamentServer:
             factory = self._factories[name] = load_bot(spec)
         return factory
 
+    def _program_plan(self, plan: _SeatPlan) -> _SeatPlan:
+        """A house seat whose ``--house NAME=SPEC`` is a program (``cmd:`` / ``tcp:``)
+        is started like a ``--seat cmd:`` program; other plans are unchanged."""
+        if plan.kind != "house":
+            return plan
+        program = self._factory(plan.name).program
+        if program is None:
+            return plan
+        return _SeatPlan(plan.seat, plan.name, "cmd", list(program.command), program=program)
+
     def _build(self, spec: TableSpec, plans: Sequence[_SeatPlan]) -> Table:
         config = self.config
         timing = Timing(decision_ms=spec.decision_ms, startup_ms=spec.startup_ms)
         match_config = MatchConfig(
             rules=spec.rules, hands=spec.hands, first_dealer=spec.first_dealer, timing=timing
         )
+        plans = [self._program_plan(p) for p in plans]  # a house "bot" that is a program
         line_table = None
         if any(p.kind in ("line", "cmd") for p in plans):  # physical tile ids from the seed
             line_table = LineTable(lambda k, seed=spec.seed: physical_wall(hand_seed(seed, k)))
@@ -360,20 +336,26 @@ class TournamentServer:
                     stderr = program_log_dir(config) / f"{spec.match_id}-seat{plan.seat}.stderr"
 
                     def spawn(
-                        command: list[str] = command, label: str = label, stderr_path: Path = stderr
+                        command: list[str] = command,
+                        label: str = label,
+                        stderr_path: Path = stderr,
+                        program: ProgramSpec | None = plan.program,
                     ) -> Any:
-                        return spawn_program(
-                            command,
-                            label,
-                            limit=config.max_line_bytes,
-                            rate=config.rate_per_second,
-                            burst=config.rate_burst,
-                            flood_seconds=config.flood_seconds,
-                            grace=config.subprocess_grace,
-                            stderr_path=stderr_path,
-                            stderr_bytes=config.program_stderr_bytes,
-                            startup_lines=config.startup_lines,
-                        )
+                        common: dict[str, Any] = {
+                            "limit": config.max_line_bytes,
+                            "rate": config.rate_per_second,
+                            "burst": config.rate_burst,
+                            "flood_seconds": config.flood_seconds,
+                            "grace": config.subprocess_grace,
+                            "stderr_path": stderr_path,
+                            "stderr_bytes": config.program_stderr_bytes,
+                            "startup_lines": config.startup_lines,
+                            "cwd": None if program is None else program.cwd,
+                        }
+                        if program is not None and program.kind == "tcp":
+                            wait = spec.startup_ms / 1000
+                            return spawn_tcp_program(command, label, connect_seconds=wait, **common)
+                        return spawn_program(command, label, **common)
 
                 seat = LineSeat(
                     plan.seat, plan.name, line_table.add_seat(plan.seat, plan.name), spawn

@@ -28,7 +28,9 @@ from typing import ClassVar, Protocol
 from protocol.actions import Action
 from protocol.defaults import default_action
 from protocol.events import Event, HandEnd, HandStart, MatchEnd, project
-from protocol.line.adapter import Decided, LineReplyError, LineServerSeat, NextAsk, ReadyReply
+from protocol.line.asks import LineReplyError
+from protocol.line.codec import LineParseError, ReadyLine, parse_program_line
+from protocol.line.referee import Decided, LineServerSeat, NextAsk, ReadyReply
 from protocol.wire import Decision, WireServerSeat
 from protocol.wire.messages import MatchConfig
 from sdk.bot import Bot, DecisionRequest, MatchInfo
@@ -352,7 +354,14 @@ class LineSeat(Seat):
 
     One decision may take several asks (``/ask hu``, ``/ask gong``, ``/ask throw``);
     each ``/ask`` has the full time limit from when it is written, as the tournament
-    referee times them, so the deadline moves on with every follow-up ask."""
+    referee times them, so the deadline moves on with every follow-up ask.
+
+    A reply that comes after its ask expired (the R17 default was applied) is read and
+    dropped: until it comes, the seat holds its next ``/ask`` back (that decision's
+    clock runs meanwhile), so a late program never has an old answer taken for a new
+    ask. With ``hung_after``, a program that lets that many decisions in a row pass
+    without a word is stopped as hung; :attr:`crash` says why a program ended before
+    its match did (it then plays by the default, as if disconnected)."""
 
     transport = "line"
 
@@ -362,18 +371,32 @@ class LineSeat(Seat):
         name: str,
         line_seat: LineServerSeat,
         spawn: Callable[[], Awaitable[LineChannel]] | None = None,
+        hung_after: int | None = None,
     ) -> None:
         super().__init__(seat, name)
         self.line_seat = line_seat
         self.spawn = spawn
         """Starts the program of a seat the server runs (``None``: a TCP peer attaches)."""
+        self.hung_after = hung_after
         self.channel: LineChannel | None = None
         self.attached_at: float | None = None
+        self.crash = ""
+        """Why the program ended before its match did (empty while it plays)."""
+        self.dropped_late = 0
+        """Replies that came after their ask had expired, read and dropped."""
         self._ready = False
         self._closed = False
         self._raw: list[str] = []
         self._strays = 0
         self._reader: asyncio.Task[None] | None = None
+        self._owed = 0
+        """Replies owed to asks already settled by the default."""
+        self._held: str | None = None
+        """The ``/ask`` held back until the owed replies come."""
+        self._replied = False
+        """Whether the program said anything since the current decision was asked."""
+        self._silent = 0
+        """Decisions in a row the program let pass without a word."""
 
     @property
     def connected(self) -> bool:
@@ -401,6 +424,7 @@ class LineSeat(Seat):
         except OSError as exc:
             log.error("seat %d (%s): cannot start the program: %s", self.seat, self.name, exc)
             self._closed = True
+            self.crash = f"could not start: {exc}"
             return
         self.attach(channel, Clock.now())
 
@@ -419,8 +443,13 @@ class LineSeat(Seat):
                 self.on_line(line, Clock.now())
         except LineTooLongError as exc:
             log.warning("seat %d (%s): %s; disconnecting", self.seat, self.name, exc)
+            self.crash = self.crash or str(exc)
             self._refuse_pending(Outcome.MALFORMED, str(exc), None)
         finally:
+            over = self.ctx is not None and self.ctx.over
+            if not self._closed and not self.crash and not over:
+                code = None if channel.process is None else channel.process.returncode
+                self.crash = "it left" if code is None else f"it exited (code {code})"
             await channel.close()
             self._dropped()
 
@@ -441,8 +470,12 @@ class LineSeat(Seat):
 
     def on_line(self, line: str, now: float) -> None:
         """One line from the program."""
+        if self._owed and self._late_reply(line, now):
+            return
+        self._silent = 0
         asked = self._asked
         if asked is not None:
+            self._replied = True
             self._raw.append(line)
             if now > asked.deadline:
                 self.line_seat.cancel()
@@ -496,16 +529,58 @@ class LineSeat(Seat):
         deadline = ask.now + self.ctx.decision_seconds
         self._asked = _Asked(ask, str(self._requests), default, deadline)
         self._raw = []
+        self._replied = False
         if not self.connected:
             self._refuse_pending(Outcome.DISCONNECTED, "the program is not connected", None)
             return
-        self.write([self.line_seat.request(ask.legal, ask.claim_tile)])
+        line = self.line_seat.request(ask.legal, ask.claim_tile)
+        if self._owed:  # an earlier ask's reply is still to come: this ask waits for it
+            self._held = line
+        else:
+            self.write([line])
+
+    def _late_reply(self, line: str, now: float) -> bool:
+        """Whether ``line`` is the reply owed to an ask that already expired (then it is
+        dropped, and a held ask is written with its full time limit from now)."""
+        try:
+            if isinstance(parse_program_line(line), ReadyLine):
+                return False
+        except LineParseError:
+            return False  # noise is never taken for a reply
+        self._owed -= 1
+        self.dropped_late += 1
+        self._replied = True
+        held, asked = self._held, self._asked
+        if not self._owed and held is not None and asked is not None and self.ctx is not None:
+            self._held = None
+            asked.deadline = now + self.ctx.decision_seconds
+            self.write([held])
+        return True
 
     def expire(self, now: float) -> None:
         asked = self._asked
         if asked is not None and now >= asked.deadline:
             outcome = Outcome.LATE if self.connected else Outcome.DISCONNECTED
-            self._refuse_pending(outcome, "no reply before the deadline", None)
+            why = "no reply before the deadline"
+            if self._held is not None:
+                why = "still owed the reply to an earlier /ask"
+            else:
+                self._owed += 1  # the ask in flight is answered later, or never
+            self._held = None
+            silent = not self._replied
+            self._refuse_pending(outcome, why, None)
+            self._silent = self._silent + 1 if silent else 0
+            if self.hung_after is not None and self._silent >= self.hung_after:
+                self._stop_hung()
+
+    def _stop_hung(self) -> None:
+        """Stop a program that let :attr:`hung_after` decisions pass without a word:
+        the rest of its match is played by the default."""
+        self.crash = f"hung: {self._silent} decisions in a row without a reply"
+        log.warning("seat %d (%s): %s; stopping it", self.seat, self.name, self.crash)
+        channel = self.channel
+        if channel is not None:
+            asyncio.get_running_loop().create_task(channel.close())
 
     async def close(self) -> None:
         self._closed = True

@@ -94,6 +94,7 @@ class Table:
         line_table: LineTable | None = None,
         connect_wait: float = 300.0,
         unattended_wait: float = 60.0,
+        play_unattended: bool = False,
     ) -> None:
         if sorted(s.seat for s in seats) != [0, 1, 2, 3]:
             raise ValueError("a table has exactly one seat object per seat 0..3")
@@ -103,6 +104,9 @@ class Table:
         self.line_table = line_table
         self.connect_wait = connect_wait
         self.unattended_wait = unattended_wait
+        self.play_unattended = play_unattended
+        """Play on when no remote seat is connected (the arena: a crashed program's seat
+        is played by the default; a server pauses, then aborts the table)."""
         self.clock = Clock()
         self.decision_seconds = spec.decision_ms / 1000
         self.startup_seconds = spec.startup_ms / 1000
@@ -246,7 +250,7 @@ class Table:
 
     def _attended(self) -> bool:
         """Whether someone plays here: a connected remote seat, or house bots only."""
-        return not self._remote or any(s.connected for s in self._remote)
+        return self.play_unattended or not self._remote or any(s.connected for s in self._remote)
 
     async def _wait_attended(self) -> None:
         """Pause while no remote seat is connected; after ``unattended_wait`` seconds
