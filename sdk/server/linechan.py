@@ -14,9 +14,10 @@ public tournament code need:
 * **standard error** goes to a per-seat file capped at ``stderr_bytes`` (the rest is
   read and dropped, so the program never blocks on a full pipe), never to the server's
   own log;
-* **process group**: the program runs in a session of its own, and at the end of its
-  match the whole group is killed after ``grace`` seconds, so a program that busy-loops
-  after its standard input closes, or leaves a child behind, does not outlive the match.
+* **process tree**: the program runs in a session of its own under the keeper of
+  :mod:`sdk.procs`, which ends every process the program left behind (a forgotten child,
+  a daemon detached with ``setsid``) when it exits; a program still running ``grace``
+  seconds after its match is killed with its whole tree (:func:`sdk.procs.kill_tree`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import signal
 from collections.abc import Sequence
 from pathlib import Path
 
+from sdk.procs import kill_tree, session_command
 from sdk.server.security import TokenBucket
 
 __all__ = ["LineChannel", "LineTooLongError", "spawn_program"]
@@ -157,19 +159,22 @@ class LineChannel:
         except TimeoutError:
             log.warning("%s did not exit after the match; killing it", self.label)
         finally:  # also when the server shuts down and cancels the wait
-            _kill_group(process.pid)  # the program, and whatever it left behind
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
+            _end_tree(process)
         await process.wait()
         if self.stderr_task is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.stderr_task, self.grace)
 
 
-def _kill_group(pgid: int) -> None:
-    """SIGKILL every process of group ``pgid`` (a program started in its own session)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+def _end_tree(process: asyncio.subprocess.Process) -> None:
+    """Kill a started program's whole tree if it still runs (once it has exited, its
+    keeper has ended the tree, and its pid may already be another process'); its
+    process group in any case (a group id is not reused while the group lives)."""
+    if process.returncode is None:
+        kill_tree(process.pid)
+    else:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 async def _capture(stream: asyncio.StreamReader, path: Path, cap: int, label: str) -> None:
@@ -205,11 +210,11 @@ async def spawn_program(
     stderr_bytes: int = STDERR_BYTES,
     startup_lines: int = STARTUP_LINES,
 ) -> LineChannel:
-    """Start ``command`` in a process group of its own, with pipes on stdin/stdout, its
-    standard error kept in ``stderr_path`` (at most ``stderr_bytes``; ``None``: dropped),
-    and wrap it in a :class:`LineChannel`. Raises :class:`OSError` if it cannot start."""
+    """Start ``command`` in a session of its own under the :mod:`sdk.procs` keeper, with
+    pipes on stdin/stdout, its standard error kept in ``stderr_path`` (at most
+    ``stderr_bytes``; ``None``: dropped), and wrap it in a :class:`LineChannel`. Raises :class:`OSError` if it cannot start."""
     process = await asyncio.create_subprocess_exec(
-        *command,
+        *session_command(command),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
