@@ -127,10 +127,17 @@ def parser() -> argparse.ArgumentParser:
         default=d.unattended_wait,
         help="seconds a table with no remote seat connected waits before it is aborted",
     )
-    p.add_argument(
+    seating = p.add_mutually_exclusive_group()
+    seating.add_argument(
+        "--open-line-seats",
+        action="store_true",
+        help="a TCP line program without a /token line takes the first open line seat "
+        "(first come, first seated; default: only with its token)",
+    )
+    seating.add_argument(
         "--line-tokens",
         action="store_true",
-        help="TCP line seats can only be taken with their token (a /token line)",
+        help="TCP line seats can only be taken with their token (the default)",
     )
     p.add_argument("--max-connections", type=int, default=d.max_connections)
     p.add_argument("--max-per-address", type=int, default=d.max_per_address)
@@ -172,7 +179,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         leaderboard_min_hands=args.min_hands,
         api_docs=args.api_docs,
         unattended_wait=args.unattended_wait,
-        line_tokens=args.line_tokens,
+        line_tokens=not args.open_line_seats,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         rest_rate=args.rest_rate,

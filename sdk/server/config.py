@@ -71,10 +71,12 @@ class ServerConfig:
     """Whether ``POST /v1/tables`` may start programs (``line`` seats with a
     ``command``). Off by default: anyone who can reach the port could run anything.
     Commands given on the server's own command line (``--seat cmd:...``) always run."""
-    line_tokens: bool = False
-    """Bind TCP line seats to their tokens: a program must send ``/token <secret>``
-    first to take its seat. Off: a program that sends no token takes the first open
-    line seat (a token, when sent, still picks the seat)."""
+    line_tokens: bool = True
+    """Bind TCP line seats to their tokens (the default): a program must send
+    ``/token <secret>`` first to take its seat, so no other client can take it first;
+    a program that sends no token goes to the lobby. Off (``--open-line-seats``): a
+    program that sends no token takes the first open line seat (a token, when sent,
+    still picks the seat, unless a tokenless program took it first)."""
     line_token_wait: float = 0.5
     """Seconds a new TCP line connection has to send its ``/token`` line."""
     connect_wait: float = 300.0
