@@ -39,6 +39,15 @@ class ServerConfig:
     """TCP port for line-protocol programs (``None``: no listener; 0: any free port)."""
     db_path: str = "taimahjong-server.db"
     """SQLite file (``":memory:"`` keeps nothing across restarts)."""
+    max_db_mb: int = 4096
+    """The database's size limit in MiB (0: none). Past 90 % of it the logs of the
+    oldest matches are pruned until it is under 80 % (their rows and results stay); a
+    write past the limit fails like a full disk (new tables refused until there is room)."""
+    keep_days: float = 0.0
+    """Logs of matches finished longer ago than this many days are pruned (0: kept
+    until the size limit needs their room)."""
+    compress_records: bool = True
+    """Pack a finished match's hands into one compressed row (about 12x smaller)."""
 
     # -- lobby --
     lobby_wait: float = 5.0
