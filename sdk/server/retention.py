@@ -76,11 +76,11 @@ def cap(db: sqlite3.Connection, max_bytes: int) -> None:
     db.execute(f"PRAGMA max_page_count={int(pages)}")
 
 
-def at_cap(db: sqlite3.Connection) -> bool:
-    """Whether the database file has reached its :func:`cap`."""
+def at_cap(db: sqlite3.Connection, max_bytes: int) -> bool:
+    """Whether the database file has reached its :func:`cap` of ``max_bytes``."""
     (pages,) = db.execute("PRAGMA page_count").fetchone()
-    (limit,) = db.execute("PRAGMA max_page_count").fetchone()
-    return bool(pages >= limit - 1)
+    (size,) = db.execute("PRAGMA page_size").fetchone()
+    return bool(max_bytes and (pages + 1) * size > max_bytes)
 
 
 def read_hands(db: sqlite3.Connection, match_id: str) -> list[tuple[str, str]]:
@@ -113,7 +113,8 @@ def compact(db: sqlite3.Connection, match_id: str) -> tuple[int, int]:
         db.execute("DELETE FROM chunks WHERE match_id=?", (match_id,))
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite may have rolled back already (a full disk)
+            db.execute("ROLLBACK")
         raise
     return text, len(data)
 
@@ -129,7 +130,8 @@ def prune(db: sqlite3.Connection, match_ids: Sequence[str]) -> None:
             db.execute("UPDATE matches SET log='pruned' WHERE match_id=?", (match_id,))
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite may have rolled back already (a full disk)
+            db.execute("ROLLBACK")
         raise
 
 

@@ -88,7 +88,9 @@ _LOG_COLUMN = "ALTER TABLE matches ADD COLUMN log TEXT NOT NULL DEFAULT 'kept'"
 _Job = tuple[Callable[[sqlite3.Connection], Any], bool]
 """A job for the store's thread, and whether it writes."""
 PROBE_SECONDS = 2.0
-"""While writes fail, how often the store tries again when no write comes."""
+"""While writes fail, how often the store tries whether there is room again."""
+PROBE_BYTES = 256 << 10
+"""Room a probe needs (a hand's rows are some tens of kilobytes)."""
 
 
 class StoreClosedError(RuntimeError):
@@ -209,11 +211,18 @@ class Store:
             ready.set_exception(exc)
             return
         ready.set_result(int(serial))
+        probed = 0.0
         while True:
+            wait = None
+            if self.failing is not None:  # see whether there is room again, now and then
+                wait = probed + PROBE_SECONDS - time.monotonic()
+                if wait <= 0:
+                    self._probe(db)
+                    probed = time.monotonic()
+                    continue
             try:
-                item = self._jobs.get(timeout=PROBE_SECONDS if self.failing else None)
+                item = self._jobs.get(timeout=wait)
             except queue.Empty:
-                self._attempt(db, _probe, True)  # nothing to write: see if writing works
                 continue
             if item is None:
                 break
@@ -222,27 +231,43 @@ class Store:
 
     def _attempt(self, db: sqlite3.Connection, job: Callable[[sqlite3.Connection], Any],
                  write: bool) -> None:  # fmt: skip
-        """Run one job; a storage failure is a state, any other fails that job only. A
-        write job returns ``False`` when it wrote nothing."""
+        """Run one job; a storage failure is a state, any other fails that job only."""
         try:
-            wrote = job(db) is not False
+            job(db)
         except Exception as exc:
             _rollback(db)
             if not (write and self.writes.failed(exc, self._why(db))):
                 log.exception("store: a database operation failed")
+
+    def _probe(self, db: sqlite3.Connection) -> None:
+        """Leave the failing state once a write that needs room goes through: a blob of
+        :data:`PROBE_BYTES` written and deleted in one transaction (small writes may fit
+        in pages the file already has while a hand's would not)."""
+        size = PROBE_BYTES
+        if self.retention.max_bytes:
+            size = min(size, self.retention.max_bytes // 16)
+        try:
+            with _transaction(db):
+                db.execute("INSERT OR REPLACE INTO counters VALUES ('probe', 0)")
+                db.execute("CREATE TABLE IF NOT EXISTS probe (data BLOB)")
+                db.execute("INSERT INTO probe VALUES (zeroblob(?))", (size,))
+                db.execute("DELETE FROM probe")
+        except Exception as exc:
+            _rollback(db)
+            if not self.writes.failed(exc, self._why(db)):
+                log.exception("store: a database operation failed")
             return
-        if write and wrote and self.failing is not None:
-            self.writes.succeeded()
-            self._repair(db)
+        self.writes.succeeded()
+        self._repair(db)
 
     def _why(self, db: sqlite3.Connection) -> str:
         limit = self.retention.max_bytes
         try:
-            if limit and at_cap(db):
+            if at_cap(db, limit):
                 return f"the database reached its size limit ({limit >> 20} MB)"
         except sqlite3.Error:
             pass
-        return "the disk is full or failing"
+        return "the disk is full, or the database file cannot be written"
 
     def _repair(self, db: sqlite3.Connection) -> None:
         """Writing works again: store the ends of incomplete matches still pending."""
@@ -321,16 +346,15 @@ class Store:
         """Queue a write of a running match; skipped once the match lost a write (its
         record is incomplete: what comes after it would only fill the disk)."""
 
-        def run(db: sqlite3.Connection) -> bool:
+        def run(db: sqlite3.Connection) -> None:
             if match_id in self._broken:
-                return False
+                return
             try:
                 job(db)
             except Exception as exc:
                 if is_storage_failure(exc):
                     self._broken.add(match_id)
                 raise
-            return True
 
         self.submit(run)
 
@@ -376,14 +400,13 @@ class Store:
         tail, scores = tuple(tail), list(scores)
         whole: concurrent.futures.Future[bool] = concurrent.futures.Future()
 
-        def job(db: sqlite3.Connection) -> bool:
+        def job(db: sqlite3.Connection) -> None:
             try:
-                stored, wrote = self._end(db, match_id, status, scores, tail)
+                stored = self._end(db, match_id, status, scores, tail)
             except BaseException:
                 whole.set_result(False)
                 raise
             whole.set_result(stored)
-            return wrote
 
         self.submit(job)
         return whole
@@ -395,8 +418,8 @@ class Store:
         status: str,
         scores: list[int],
         tail: tuple[Event, ...],
-    ) -> tuple[bool, bool]:
-        """End a match on the store's thread: ``(record stored whole, a write worked)``."""
+    ) -> bool:
+        """End a match on the store's thread; whether its record is stored whole."""
         row = self._begun.pop(match_id, None)
         if match_id not in self._broken:
             try:
@@ -415,7 +438,7 @@ class Store:
                     raise
             else:
                 self._tidy(db, match_id)
-                return True, True
+                return True
         self._broken.discard(match_id)
         if row is None:  # its row was never written
             row = MatchRow(match_id, "", 0, 0, 0, [], {})
@@ -425,8 +448,7 @@ class Store:
             if not self.writes.failed(exc, self._why(db)):
                 raise
             self._repairs[match_id] = (row, scores)
-            return False, False
-        return False, True
+        return False
 
     def _tidy(self, db: sqlite3.Connection, match_id: str) -> None:
         """Pack an ended match's hands and apply the retention policy; a failure for want
@@ -461,11 +483,6 @@ class Store:
     def finished_matches(self) -> concurrent.futures.Future[list[MatchOutcome]]:
         """Every finished match in the order played, as the leaderboard reads it."""
         return self.call(_finished_matches)
-
-
-def _probe(db: sqlite3.Connection) -> None:
-    """A small write, to see whether writing works again."""
-    db.execute("INSERT OR REPLACE INTO counters VALUES ('probe', ?)", (int(time.time()),))
 
 
 def _end_incomplete(db: sqlite3.Connection, row: MatchRow, scores: list[int]) -> None:
@@ -514,7 +531,10 @@ class _transaction:
         self.db.execute("BEGIN")
 
     def __exit__(self, kind: object, *_: object) -> None:
-        self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+        if kind is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:  # SQLite may have rolled back already (a full disk)
+            self.db.execute("ROLLBACK")
 
 
 _COLUMNS = (
