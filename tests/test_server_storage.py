@@ -25,6 +25,7 @@ import httpx
 import pytest
 
 from sdk.server.config import ServerConfig
+from sdk.server.export import main as export_main
 from sdk.server.packing import CODEC, unpack
 from sdk.server.retention import LOW, Retention, enforce, used_bytes
 from sdk.server.runner import running_server
@@ -274,3 +275,43 @@ def test_while_writes_keep_failing_the_store_logs_one_line_a_minute() -> None:
     assert len(records) == 3 and "1 more" not in records[1]  # at 0 s, 60 s, 120 s
     state.succeeded()
     assert len(records) == 4 and "1500 writes failed" in records[3]
+
+
+# -- export and prune --
+
+
+async def test_export_writes_the_served_records_then_prunes_their_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "league.db"
+    config = ServerConfig(port=0, db_path=str(db))
+    async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as http:
+        made = [await _create(http, seed, 2) for seed in (11, 12)]
+        served = {}
+        for created in made:
+            assert (await _ended(http, created["table_id"]))["status"] == "finished"
+            url = f"/v1/matches/{created['match_id']}/log.jsonl"
+            served[created["match_id"]] = (await http.get(url)).content
+        code = await asyncio.to_thread(export_main, [str(db), str(tmp_path / "out"), "--prune"])
+        assert code == 0 and "exported 2 records" in capsys.readouterr().out
+    for match_id, body in served.items():
+        assert (tmp_path / "out" / f"{match_id}.jsonl").read_bytes() == body
+    async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as http:
+        for created in made:
+            gone = await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")
+            assert gone.status_code == 410
+            status = (await http.get(f"/v1/tables/{created['table_id']}")).json()
+            assert status["status"] == "finished"  # the result stays
+
+
+def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert export_main([str(tmp_path / "none.db"), str(tmp_path / "out")]) == 2
+    assert "no database" in capsys.readouterr().err
+    db = tmp_path / "league.db"
+    store = Store(str(db))
+    store.start()
+    store.close()
+    (tmp_path / "file").write_text("")
+    assert export_main([str(db), str(tmp_path / "file" / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot make") and err.count("\n") == 1

@@ -44,7 +44,16 @@ from sdk.server.records import DecisionRecord
 from sdk.server.retention import Retention, at_cap, cap, compact, enforce, read_hands
 from sdk.server.writestate import WriteState, is_storage_failure
 
-__all__ = ["MatchRow", "Retention", "Store", "StoreClosedError", "StoredMatch", "store_rows"]
+__all__ = [
+    "MatchRow",
+    "Retention",
+    "Store",
+    "StoreClosedError",
+    "StoredMatch",
+    "prepare",
+    "read_match",
+    "store_rows",
+]
 
 log = logging.getLogger("sdk.server.store")
 
@@ -190,10 +199,7 @@ class Store:
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA busy_timeout=5000")  # python -m sdk.server.export may write too
         db.execute("PRAGMA journal_size_limit=8388608")
-        db.executescript(_SCHEMA)
-        columns = {c[1] for c in db.execute("PRAGMA table_info(matches)")}
-        if "log" not in columns:
-            db.execute(_LOG_COLUMN)
+        prepare(db)
         cap(db, self.retention.max_bytes)
         aborted = db.execute("UPDATE matches SET status='aborted' WHERE status='running'").rowcount
         if aborted:
@@ -468,7 +474,7 @@ class Store:
         self, match_id: str, *, with_log: bool = True
     ) -> concurrent.futures.Future[StoredMatch | None]:
         """A future of the stored match (with its log unless ``with_log`` is false), or ``None``."""
-        return self.call(lambda db: _load_match(db, match_id, with_log))
+        return self.call(lambda db: read_match(db, match_id, with_log))
 
     def load_matches(
         self, limit: int = 1000, before: int = 1 << 62
@@ -548,7 +554,18 @@ def _row(values: tuple[Any, ...]) -> tuple[MatchRow, str, list[int], int, str]:
     return row, status, json.loads(scores), played, kept
 
 
-def _load_match(db: sqlite3.Connection, match_id: str, with_log: bool) -> StoredMatch | None:
+def prepare(db: sqlite3.Connection) -> None:
+    """Make the store's tables if they are missing, and bring an older database's up to
+    date (the ``log`` column)."""
+    db.executescript(_SCHEMA)
+    columns = {c[1] for c in db.execute("PRAGMA table_info(matches)")}
+    if "log" not in columns:
+        db.execute(_LOG_COLUMN)
+
+
+def read_match(db: sqlite3.Connection, match_id: str, with_log: bool = True) -> StoredMatch | None:
+    """The stored match ``match_id`` (with its log unless ``with_log`` is false), or
+    ``None``; on any connection to the database (the store's, or an export's)."""
     found = db.execute(f"SELECT {_COLUMNS} FROM matches WHERE match_id=?", (match_id,)).fetchone()
     if found is None:
         return None
