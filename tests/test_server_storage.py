@@ -27,7 +27,7 @@ import pytest
 from sdk.server.config import ServerConfig
 from sdk.server.export import main as export_main
 from sdk.server.packing import CODEC, unpack
-from sdk.server.retention import LOW, Retention, enforce, used_bytes
+from sdk.server.retention import LOW, Retention, enforce, trim, used_bytes
 from sdk.server.runner import running_server
 from sdk.server.store import Store
 from sdk.server.writestate import WriteState
@@ -143,6 +143,10 @@ def test_past_the_size_limit_the_oldest_logs_are_pruned(tmp_path: Path) -> None:
         assert used_bytes(db) > limit
         pruned = enforce(db, Retention(max_bytes=limit))
         assert used_bytes(db) <= LOW * limit
+        trim(db, 0)  # and the file gives the pruned pages back
+        assert db.execute("PRAGMA freelist_count").fetchone() == (0,)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert path.stat().st_size <= LOW * limit + (64 << 10)
         kept = db.execute("SELECT match_id, log FROM matches ORDER BY serial").fetchall()
     assert [log for _, log in kept] == ["pruned"] * pruned + ["kept"] * (40 - pruned)
     assert 20 <= pruned < 40  # the oldest went, the newest stayed

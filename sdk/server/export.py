@@ -129,7 +129,7 @@ def export_records(
     if prune_logs:
         if written:
             prune(db, written)
-        db.execute("PRAGMA incremental_vacuum")
+        db.executescript("PRAGMA incremental_vacuum;")  # (execute frees one page)
     return count, size
 
 

@@ -9,6 +9,8 @@ The organiser sets a :class:`Retention` (``python -m sdk.server --max-db-mb N
   when the data passes 90 % of ``max_bytes``, the oldest logs until it is under 80 %;
   a pruned match keeps its row (seats, scores: the leaderboard and the tables list do
   not change), only its log and record are gone;
+* :func:`trim` gives free pages back to the filesystem beyond a few megabytes kept for
+  the hands of running matches;
 * :func:`cap` makes ``max_bytes`` a hard limit in SQLite itself (``max_page_count``):
   a write past it fails like a full disk (:mod:`sdk.server.writestate`).
 
@@ -36,6 +38,7 @@ __all__ = [
     "enforce",
     "prune",
     "read_hands",
+    "trim",
     "used_bytes",
 ]
 
@@ -45,8 +48,8 @@ HIGH, LOW = 0.9, 0.8
 """Pruning for size starts above ``HIGH`` of the limit and stops under ``LOW``."""
 _BATCH = 8
 """Logs pruned per transaction when over the size limit."""
-_END_CHUNK = 1 << 30
-"""The chunk number of a match's tail (the events after its last hand)."""
+SPARE_BYTES = 16 << 20
+"""Free pages kept in the file for the hands of running matches; more are given back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,17 @@ def at_cap(db: sqlite3.Connection, max_bytes: int) -> bool:
     (pages,) = db.execute("PRAGMA page_count").fetchone()
     (size,) = db.execute("PRAGMA page_size").fetchone()
     return bool(max_bytes and (pages + 1) * size > max_bytes)
+
+
+def trim(db: sqlite3.Connection, spare: int = SPARE_BYTES) -> None:
+    """Give the file's free pages beyond ``spare`` bytes back to the filesystem (in a
+    database made with ``auto_vacuum=INCREMENTAL``, as the store makes them; an older
+    one keeps its size until a ``VACUUM``)."""
+    (free,) = db.execute("PRAGMA freelist_count").fetchone()
+    (size,) = db.execute("PRAGMA page_size").fetchone()
+    extra = free - spare // size
+    if extra > 0:
+        db.executescript(f"PRAGMA incremental_vacuum({int(extra)});")  # execute: one page
 
 
 def read_hands(db: sqlite3.Connection, match_id: str) -> list[tuple[str, str]]:
@@ -169,6 +183,4 @@ def enforce(db: sqlite3.Connection, retention: Retention, now: float | None = No
                 used_bytes(db) / (1 << 20),
             )
         pruned += by_size
-    if pruned:
-        db.execute("PRAGMA incremental_vacuum")  # give pages back (databases made since)
     return pruned

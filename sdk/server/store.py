@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 import logging
 import queue
@@ -41,7 +42,7 @@ from typing import Any, TypeVar
 from protocol.events import Event
 from sdk.server.ratings import MatchOutcome
 from sdk.server.records import DecisionRecord
-from sdk.server.retention import Retention, at_cap, cap, compact, enforce, read_hands
+from sdk.server.retention import Retention, at_cap, cap, compact, enforce, read_hands, trim
 from sdk.server.writestate import WriteState, is_storage_failure
 
 __all__ = [
@@ -233,6 +234,8 @@ class Store:
             if item is None:
                 break
             self._attempt(db, *item)
+        with contextlib.suppress(sqlite3.Error):
+            trim(db, 0)  # the file as small as its data
         db.close()
 
     def _attempt(self, db: sqlite3.Connection, job: Callable[[sqlite3.Connection], Any],
@@ -463,6 +466,7 @@ class Store:
             if self.retention.compress:
                 compact(db, match_id)
             enforce(db, self.retention)
+            trim(db)
         except Exception as exc:
             _rollback(db)
             if not self.writes.failed(exc, self._why(db)):
