@@ -18,6 +18,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from sdk.server.export import main as export_main
 from sdk.server.packing import CODEC, unpack
 from sdk.server.retention import LOW, Retention, enforce, trim, used_bytes
 from sdk.server.runner import running_server
-from sdk.server.store import Store
+from sdk.server.store import MatchRow, Store
 from sdk.server.writestate import WriteState
 
 SEATS = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
@@ -319,3 +320,21 @@ def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert export_main([str(db), str(tmp_path / "file" / "out")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: cannot make") and err.count("\n") == 1
+
+
+def test_an_end_nobody_waits_for_any_more_is_stored_without_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A table cancelled while its end is queued (the server stopping) cancels the
+    future the store would answer: the end is still written, and nothing is logged."""
+    store = Store(":memory:")
+    store.start()
+    gate = threading.Event()
+    store.submit(lambda db: gate.wait(10))
+    store.begin_match(MatchRow("m-1", "t-1", 1, 7, 1, ["a", "b", "c", "d"], {}))
+    assert store.end_match("m-1", "finished", [1, -1, 0, 0], []).cancel()
+    gate.set()
+    rows = store.call(lambda db: db.execute("SELECT status FROM matches").fetchall()).result()
+    store.close()
+    assert rows == [("finished",)]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

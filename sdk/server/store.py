@@ -410,12 +410,15 @@ class Store:
         whole: concurrent.futures.Future[bool] = concurrent.futures.Future()
 
         def job(db: sqlite3.Connection) -> None:
+            waited = whole.set_running_or_notify_cancel()  # False: nobody waits any more
             try:
                 stored = self._end(db, match_id, status, scores, tail)
             except BaseException:
-                whole.set_result(False)
+                if waited:
+                    whole.set_result(False)
                 raise
-            whole.set_result(stored)
+            if waited:
+                whole.set_result(stored)
 
         self.submit(job)
         return whole

@@ -376,7 +376,7 @@ class Table:
         if stored is None or self._final is None:
             return
         try:
-            whole = await asyncio.wait_for(asyncio.wrap_future(stored), _STORE_WAIT)
+            whole = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(stored)), _STORE_WAIT)
         except TimeoutError:
             log.warning("%s: the store has not confirmed the record", self.spec.table_id)
             return
