@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sdk.server.packing import CODEC, pack, unpack
+from sdk.server.transaction import transaction
 
 __all__ = [
     "Retention",
@@ -121,32 +122,20 @@ def compact(db: sqlite3.Connection, match_id: str) -> tuple[int, int]:
     hands = [(events, decisions) for _, events, decisions in rows]
     data = pack(hands)
     text = sum(len(e) + len(d) for e, d in hands)
-    db.execute("BEGIN")
-    try:
+    with transaction(db):
         db.execute("INSERT OR REPLACE INTO archive VALUES (?,?,?,?)", (match_id, CODEC, data, text))
         db.execute("DELETE FROM chunks WHERE match_id=?", (match_id,))
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:  # SQLite may have rolled back already (a full disk)
-            db.execute("ROLLBACK")
-        raise
     return text, len(data)
 
 
 def prune(db: sqlite3.Connection, match_ids: Sequence[str]) -> None:
     """Drop the logs of ``match_ids`` (their rows stay, marked ``pruned``), in one
     transaction."""
-    db.execute("BEGIN")
-    try:
+    with transaction(db):
         for match_id in match_ids:
             db.execute("DELETE FROM chunks WHERE match_id=?", (match_id,))
             db.execute("DELETE FROM archive WHERE match_id=?", (match_id,))
             db.execute("UPDATE matches SET log='pruned' WHERE match_id=?", (match_id,))
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:  # SQLite may have rolled back already (a full disk)
-            db.execute("ROLLBACK")
-        raise
 
 
 def _oldest(db: sqlite3.Connection, n: int, finished_before: float | None = None) -> list[str]:

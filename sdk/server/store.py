@@ -43,6 +43,7 @@ from protocol.events import Event
 from sdk.server.ratings import MatchOutcome
 from sdk.server.records import DecisionRecord
 from sdk.server.retention import Retention, at_cap, cap, compact, enforce, read_hands, trim
+from sdk.server.transaction import transaction
 from sdk.server.writestate import WriteState, is_storage_failure
 
 __all__ = [
@@ -256,7 +257,7 @@ class Store:
         if self.retention.max_bytes:
             size = min(size, self.retention.max_bytes // 16)
         try:
-            with _transaction(db):
+            with transaction(db):
                 db.execute("INSERT OR REPLACE INTO counters VALUES ('probe', 0)")
                 db.execute("CREATE TABLE IF NOT EXISTS probe (data BLOB)")
                 db.execute("INSERT INTO probe VALUES (zeroblob(?))", (size,))
@@ -329,25 +330,10 @@ class Store:
 
     def begin_match(self, row: MatchRow) -> None:
         """Record a match that starts now."""
-        args = (
-            row.serial,
-            row.match_id,
-            row.table_id,
-            row.seed,
-            row.hands,
-            json.dumps(row.seat_names),
-            json.dumps(row.config),
-            "running",
-            time.time(),
-        )
 
         def job(db: sqlite3.Connection) -> None:
             self._begun[row.match_id] = row
-            db.execute(
-                "INSERT INTO matches (serial, match_id, table_id, seed, hands, seat_names,"
-                " config, status, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
-                args,
-            )
+            _insert_row(db, row, "running")
 
         self._submit_for(row.match_id, job)
 
@@ -381,7 +367,7 @@ class Store:
         events, decisions, scores = tuple(events), tuple(decisions), list(scores)
 
         def job(db: sqlite3.Connection) -> None:
-            with _transaction(db):
+            with transaction(db):
                 db.execute(
                     "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?)",
                     (
@@ -435,7 +421,7 @@ class Store:
         row = self._begun.pop(match_id, None)
         if match_id not in self._broken:
             try:
-                with _transaction(db):
+                with transaction(db):
                     if tail:
                         db.execute(
                             "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?)",
@@ -498,27 +484,32 @@ class Store:
         return self.call(_finished_matches)
 
 
+def _insert_row(db: sqlite3.Connection, row: MatchRow, status: str, conflict: str = "") -> None:
+    """Write a match's row (``conflict``: ``OR IGNORE`` keeps one already there)."""
+    db.execute(
+        f"INSERT {conflict} INTO matches (serial, match_id, table_id, seed, hands, seat_names,"
+        " config, status, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
+        (
+            row.serial,
+            row.match_id,
+            row.table_id,
+            row.seed,
+            row.hands,
+            json.dumps(row.seat_names),
+            json.dumps(row.config),
+            status,
+            time.time(),
+        ),
+    )
+
+
 def _end_incomplete(db: sqlite3.Connection, row: MatchRow, scores: list[int]) -> None:
     """Store a match that lost a write as ``incomplete``: its row (made if its start was
     lost too), its scores, and no log (its hands are dropped: a record with a hole
     settles nothing, and the space is what was missing)."""
-    with _transaction(db):
+    with transaction(db):
         db.execute("DELETE FROM chunks WHERE match_id=?", (row.match_id,))
-        db.execute(
-            "INSERT OR IGNORE INTO matches (serial, match_id, table_id, seed, hands,"
-            " seat_names, config, status, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
-            (
-                row.serial,
-                row.match_id,
-                row.table_id,
-                row.seed,
-                row.hands,
-                json.dumps(row.seat_names),
-                json.dumps(row.config),
-                "incomplete",
-                time.time(),
-            ),
-        )
+        _insert_row(db, row, "incomplete", "OR IGNORE")
         db.execute(
             "UPDATE matches SET status='incomplete', scores=?, finished_at=? WHERE match_id=?",
             (json.dumps(scores), time.time(), row.match_id),
@@ -532,22 +523,6 @@ def _rollback(db: sqlite3.Connection) -> None:
             db.execute("ROLLBACK")
         except sqlite3.Error:
             log.exception("store: rollback failed")
-
-
-class _transaction:
-    """``BEGIN`` / ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN")
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        if kind is None:
-            self.db.execute("COMMIT")
-        elif self.db.in_transaction:  # SQLite may have rolled back already (a full disk)
-            self.db.execute("ROLLBACK")
 
 
 _COLUMNS = (
