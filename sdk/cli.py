@@ -254,7 +254,8 @@ def build_parser(
         "--token",
         default=os.environ.get(TOKEN_ENV),
         help=f"the seat's token for --url, or for --tcp the line seat's token sent as a "
-        f"/token line (default: ${TOKEN_ENV}; none: the lobby, or the first open line seat)",
+        f"/token line (default: ${TOKEN_ENV}; none: the lobby, or the first open line "
+        "seat of a server run with --open-line-seats)",
     )
     parser.add_argument(
         "--opponents",

@@ -53,3 +53,16 @@ def test_bench_search_judge_summarises_its_overrides(flags: tuple[str, ...]) -> 
     assert re.search(r"2 hands, \d+ searches, \d+ overrides", done.stdout)
     for line in done.stdout.splitlines()[:-1]:  # each override says where it was made
         assert re.match(r"  hand \d+ \((calm|threat)\): ", line), line
+
+
+def test_bench_server_storage_prints_bytes_a_hand_and_the_packing_cpu() -> None:
+    done = run_script("bench_server_storage.py", "--tables", "1", "--hands", "2")
+    assert done.returncode == 0, done.stderr
+    assert re.search(
+        r"before \(rows\)\s+2 hands, [\d.]+ MB on disk: [\d,]+ bytes a hand", done.stdout
+    )
+    assert re.search(
+        r"after \(packed\)\s+2 hands, [\d.]+ MB on disk: [\d,]+ bytes a hand", done.stdout
+    )
+    assert re.search(r"ratio\s+[\d.]+x smaller on disk", done.stdout)
+    assert re.search(r"packing [\d.]+ ms, unpacking [\d.]+ ms", done.stdout)

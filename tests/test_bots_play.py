@@ -115,7 +115,12 @@ async def test_each_bot_plays_over_every_transport(server: ServerHandle, shift: 
         assert server.line_port is not None
         ws_result, tcp_result = await asyncio.gather(
             run_ws(load_bot(f"bots.{ws_bot}").make(1), server.ws_url, created["tokens"]["0"]),
-            run_tcp(load_bot(f"bots.{tcp_bot}").make(2), "127.0.0.1", server.line_port),
+            run_tcp(
+                load_bot(f"bots.{tcp_bot}").make(2),
+                "127.0.0.1",
+                server.line_port,
+                token=created["tokens"]["1"],
+            ),
         )
         for _ in range(400):
             status = (await http.get(f"/v1/tables/{created['table_id']}")).json()

@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from protocol.line.conformance.sources import unsent_forms
 from sdk.conformance.cli import main, shipped_transcripts
 from sdk.server.config import ServerConfig
 from sdk.server.runner import running_server
@@ -70,7 +72,9 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 async def test_our_server_passes_the_referee_check(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = ServerConfig(port=0, line_port=0, db_path=str(tmp_path / "l.db"), lobby_wait=3600)
+    config = ServerConfig(  # --open-line-seats: the kit sends no /token line
+        port=0, line_port=0, db_path=str(tmp_path / "l.db"), lobby_wait=3600, line_tokens=False
+    )
     seats = [{"seat": 0, "bot_name": "kit", "transport": "line"}] + [
         {"seat": s, "bot_name": "greedy", "transport": "builtin"} for s in (1, 2, 3)
     ]
@@ -161,3 +165,58 @@ def test_the_referee_check_on_stdin_and_stdout() -> None:
     _, report = proc.communicate("/exit\n", timeout=120)
     assert answer.startswith("/throw ") and proc.returncode == 0, report
     assert report.strip().splitlines()[-1].startswith("PASS: 6 lines received, 1 decisions")
+
+
+# -- issue #32 item 6: transcripts that model the public referee; deaths told as such --
+
+SHIPPED = Path(__file__).parents[1] / "protocol" / "line" / "conformance" / "transcripts"
+PUBLIC = Path(__file__).parent / "server_bots" / "public_parser_line.py"
+DYING = Path(__file__).parent / "server_bots" / "dying_line.py"
+
+
+def test_the_shipped_transcripts_use_only_forms_a_public_referee_sends() -> None:
+    for transcript in shipped_transcripts():
+        assert unsent_forms(transcript.referee_lines) == [], transcript.name
+
+
+@pytest.mark.parametrize("name", ["claim_tiers", "physical_ids", "public_referee_forms"])
+def test_a_program_parsing_like_the_public_client_passes(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = [sys.executable, str(PUBLIC), str(SHIPPED / f"{name}.txt")]
+    assert main(["program", "--transcript", name, "--", *command]) == 0, capsys.readouterr().out
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("PASS: 1 transcripts")
+
+
+def test_a_form_the_public_client_aborts_on_is_reported_as_the_crash_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = (SHIPPED / "physical_ids.txt").read_text().replace("< /mo 150", "< /draw 150")
+    script = tmp_path / "old_forms.txt"
+    script.write_text(old)
+    command = [sys.executable, str(PUBLIC), str(script)]
+    assert main(["program", "--transcript", str(script), "--", *command]) == 1
+    out = capsys.readouterr().out
+    assert "crash: the program was killed by SIGABRT; its output ended" in out
+    assert "sent since its last line: '/throw 1 463', " in out and "'/draw 150'" in out
+    assert "late" not in out
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("segv", "crash: the program was killed by SIGSEGV; its output ended"),
+        ("exit", "crash: the program exited with code 3; its output ended"),
+        ("close", "closed: the program closed its standard output"),
+    ],
+)
+def test_a_program_that_dies_is_reported_as_dead_not_late(
+    how: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = [sys.executable, str(DYING), "--how", how]
+    started = time.monotonic()
+    assert main(["program", "--transcript", "physical_ids", "--", *command]) == 1
+    out = capsys.readouterr().out
+    assert said in out and "ms after the referee's '/ask throw'" in out, out
+    assert "late" not in out and "ERROR " in out
+    assert time.monotonic() - started < 2.9  # told at once, not after the 3 s limit

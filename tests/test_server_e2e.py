@@ -103,7 +103,13 @@ async def test_websocket_tcp_subprocess_and_house_bots_play_the_in_process_match
         assert server.line_port is not None
         ws_result, tcp_result = await asyncio.gather(
             run_ws(_random(ws_seed), server.ws_url, created["tokens"]["0"], strict=True),
-            run_tcp(_random(tcp_seed), "127.0.0.1", server.line_port, strict=True),
+            run_tcp(
+                _random(tcp_seed),
+                "127.0.0.1",
+                server.line_port,
+                strict=True,
+                token=created["tokens"]["1"],
+            ),
         )
         status = await _finished(http, created["table_id"])
         lines = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text

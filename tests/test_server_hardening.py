@@ -570,8 +570,10 @@ async def test_a_client_has_few_requests_in_progress_and_lists_are_reused(
 # -- 10: a TCP line seat can be bound to one program ------------------------------------
 
 
-async def test_a_tcp_line_seat_is_taken_only_with_its_token_when_bound(tmp_path: Path) -> None:
-    config = _config(tmp_path, line_port=0, line_tokens=True, lobby_wait=30.0)
+async def test_a_tcp_line_seat_is_taken_only_with_its_token_by_default(tmp_path: Path) -> None:
+    """Issue #32 item 5: by default a program without the token cannot take the seat
+    first (it waits in the lobby), and the owner takes it with its token."""
+    config = _config(tmp_path, line_port=0, lobby_wait=30.0)
     seats = [{"seat": 1, "bot_name": "owner", "transport": "line"}]
     async with (
         running_server(config) as server,
@@ -597,7 +599,7 @@ async def test_a_tcp_line_seat_is_taken_only_with_its_token_when_bound(tmp_path:
 
 
 async def test_plain_line_programs_still_take_open_seats_when_allowed(tmp_path: Path) -> None:
-    config = _config(tmp_path, line_port=0)
+    config = _config(tmp_path, line_port=0, line_tokens=False)  # --open-line-seats
     seats = [{"seat": 2, "bot_name": "plain", "transport": "line"}]
     async with (
         running_server(config) as server,

@@ -1,9 +1,10 @@
 """Programs the server starts (``--seat cmd:...``, issue #12 item 5 / #16 item 7).
 
-A program that prints start-up noise, floods its standard error, leaves a child behind
-and busy-loops after ``/exit`` plays its match with every decision its own; its standard
-error lands in a capped per-seat file; when the match ends its whole process group is
-gone. A program answering garbage at another table stalls neither table.
+A program that prints start-up noise, floods its standard error, leaves a child and a
+``setsid`` daemon behind and busy-loops after ``/exit`` plays its match with every
+decision its own; its standard error lands in a capped per-seat file; when the match ends
+its whole process tree is gone, the daemon too (issue #32 item 5), whether the program
+busy-loops (killed after the grace) or exits. A program answering garbage at another table stalls neither table.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ async def test_noisy_lingering_programs_play_and_are_cleaned_up(tmp_path: Path) 
     )
     pids = tmp_path / "pids.txt"
     noisy = [sys.executable, str(BOTS / "noisy_line.py"), "--pids", str(pids)]
-    noisy += ["--noise", "300", "--stderr-bytes", str(3 * CAP)]
+    noisy += ["--noise", "300", "--stderr-bytes", str(3 * CAP), "--detach"]
     garbage = [sys.executable, str(BOTS / "line_bot.py"), "--mode", "garbage"]
     # (a leftover child keeps the program's pipes open: without the group kill, closing
     # the seat would wait forever, hence the time limit)
@@ -81,14 +82,34 @@ async def test_noisy_lingering_programs_play_and_are_cleaned_up(tmp_path: Path) 
     stderr = logs / f"{first['match_id']}-seat0.stderr"
     assert CAP <= stderr.stat().st_size <= CAP + 100
     started = [int(p) for p in pids.read_text().split()]
-    assert len(started) == 2
+    assert len(started) == 3  # the child, the program, the setsid daemon
+    await _all_gone(started)
+
+
+async def _all_gone(pids: list[int]) -> None:
     deadline = time.monotonic() + 10
-    while any(_alive(p) for p in started) and time.monotonic() < deadline:
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
-    assert not any(_alive(p) for p in started), [
-        (p, Path(f"/proc/{p}/stat").read_text()[:80]) for p in started if _alive(p)
+    assert not any(_alive(p) for p in pids), [
+        (p, Path(f"/proc/{p}/stat").read_text()[:80]) for p in pids if _alive(p)
     ]
-    assert os.getpid() not in started
+    assert os.getpid() not in pids
+
+
+async def test_a_setsid_grandchild_ends_with_its_programs_match(tmp_path: Path) -> None:
+    """A program that exits after its match leaves a daemon in a session of its own
+    (re-parented away from it at once): the daemon ends with the match too."""
+    config = ServerConfig(
+        port=0, db_path=str(tmp_path / "league.db"), allow_commands=True, subprocess_grace=5.0
+    )
+    pids = tmp_path / "pids.txt"
+    command = [sys.executable, str(BOTS / "noisy_line.py"), "--pids", str(pids), "--noise", "0"]
+    async with asyncio.timeout(120):
+        async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as c:
+            await _finish(c, await _create(c, 83, [*command, "--detach", "--then-exit"]))
+            started = [int(p) for p in pids.read_text().split()]
+            assert len(started) == 3  # the child, the program, the daemon in its session
+            await _all_gone(started)  # within 10 s (without the keeper the daemon lives on)
 
 
 async def test_a_started_programs_name_is_one_start_word_whatever_its_file_name() -> None:

@@ -35,11 +35,14 @@ SEED_MAX = 2**63 - 1
 
 
 class Health(_Model):
-    """``GET /v1/health``."""
+    """``GET /v1/health``: ``degraded`` while the server cannot write its database
+    (``storage_error`` says why): running matches go on, new tables are refused."""
 
-    status: Literal["ok"] = "ok"
+    status: Literal["ok", "degraded"] = "ok"
     protocol_version: int = PROTOCOL_VERSION
     server_version: str = ""
+    storage_error: str | None = None
+    """Why the database cannot be written (absent when it can)."""
 
 
 class SeatAssignment(_Model):
@@ -99,7 +102,9 @@ class TableStatus(_Model):
 
     table_id: str
     match_id: str
-    status: Literal["waiting", "running", "finished", "aborted"]
+    status: Literal["waiting", "running", "finished", "aborted", "incomplete"]
+    """``incomplete``: the match ended but its record could not be stored whole (the
+    server's disk was full); it has no record."""
     hand_no: NonNegativeInt = 0
     hands: int = Field(ge=1)
     seats: list[SeatStatus] = Field(default_factory=list)

@@ -105,7 +105,7 @@ async def _play_one(rest: RestClient, table: TableCreate, run: MatchRun) -> None
     created = await rest.create_table(table)
     while True:
         status = await rest.table(created.table_id)
-        if status.status in ("finished", "aborted"):
+        if status.status in ("finished", "aborted", "incomplete"):
             break
         await asyncio.sleep(0.1)
     run.status, run.scores = status.status, list(status.scores)

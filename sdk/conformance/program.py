@@ -13,12 +13,18 @@ ids; when it takes another kind of decision (passes where the script claims), th
 of the transcript no longer applies and it stops there: a divergence, not a fault.
 After a faulty reply the script goes on as written, its move standing in for the R17
 default a referee would apply and echo.
+
+A program that dies is reported as what happened, not as a late reply: ``crash`` when
+it exited (its exit code, or the signal that killed it) and ``closed`` when it closed
+its standard output but still runs, each with the referee line it had just been sent
+and how long after it. The program runs under :mod:`sdk.procs` (its whole process tree
+ends with the transcript).
 """
 
 from __future__ import annotations
 
-import contextlib
 import queue
+import signal
 import subprocess
 import threading
 import time
@@ -26,12 +32,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from protocol.line.conformance import Fault, ProgramChecker, Transcript
-from sdk.server.linechan import kill_program
+from sdk.procs import end_process, session_command
 
 __all__ = ["LineProgram", "ProgramRun", "StepReport", "run_transcript"]
 
 _MARGIN = 1.0
 """Seconds past the limit a reply is still waited for (then it is reported late)."""
+_SINCE = 6
+"""Referee lines sent since the program's last line, kept to say what it died on."""
+_EXIT_WAIT = 1.0
+"""Seconds a program that closed its output is given to exit (then: ``closed``)."""
 
 
 @dataclass(slots=True)
@@ -69,7 +79,7 @@ class LineProgram:
 
     def __init__(self, command: Sequence[str], cwd: str | None = None) -> None:
         self.proc = subprocess.Popen(
-            list(command),
+            session_command(command),
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -80,17 +90,28 @@ class LineProgram:
             start_new_session=True,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
+        self.last_sent: tuple[str, float] = ("", time.monotonic())
+        """The last referee line written, and when."""
+        self.unanswered: list[str] = []
+        """The referee lines written since the program's last line (the last few)."""
+        self.closed: tuple[str, float] | None = None
+        """Once the program's output ended: the last line it had been sent, and when
+        its output ended."""
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
+            self.unanswered = []
             self.lines.put(line.rstrip("\r\n"))
+        self.closed = (self.last_sent[0], time.monotonic())
         self.lines.put(None)
 
     def send(self, line: str) -> None:
         """Write one line (a program that has gone is not an error here)."""
         assert self.proc.stdin is not None
+        self.last_sent = (line, time.monotonic())
+        self.unanswered = [*self.unanswered[-(_SINCE - 1) :], line]
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
@@ -98,11 +119,37 @@ class LineProgram:
             pass
 
     def read(self, timeout: float) -> str | None:
-        """The next line, or ``None`` after ``timeout`` seconds (or at the end)."""
+        """The next line, or ``None`` (no line in time, or none will come: see
+        :attr:`closed`)."""
+        if self.closed is not None and self.lines.empty():
+            return None
         try:
             return self.lines.get(timeout=max(timeout, 0.0))
         except queue.Empty:
             return None
+
+    def death(self) -> Fault:
+        """What ended the program's output: a ``crash`` (its exit code or signal) or a
+        ``closed`` output; when (how long after the last referee line it was sent), and
+        the lines it was sent since its last line (one of them is what it died on)."""
+        assert self.closed is not None
+        after, ended = self.closed
+        when = f"{(ended - self.last_sent[1]) * 1000:.0f} ms after the referee's {after!r}"
+        if after != self.last_sent[0]:
+            when = f"after the referee's {after!r}"
+        since = ", ".join(map(repr, self.unanswered))
+        when += f" (sent since its last line: {since})"
+        try:
+            code = self.proc.wait(_EXIT_WAIT)
+        except subprocess.TimeoutExpired:
+            return Fault("closed", "", f"the program closed its standard output {when}")
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return Fault("crash", "", f"the program was killed by {name}; its output ended {when}")
+        return Fault("crash", "", f"the program exited with code {code}; its output ended {when}")
 
     def pending(self) -> list[str]:
         """The lines already read and not yet taken (drained)."""
@@ -122,10 +169,7 @@ class LineProgram:
             self.proc.stdin.close()
         except OSError:
             pass
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=1.0)
-        kill_program(self.proc.pid)  # the program and its children
-        self.proc.wait()
+        end_process(self.proc, grace=1.0)  # the program and every process it left
 
 
 def run_transcript(command: Sequence[str], transcript: Transcript, limit: float) -> ProgramRun:
@@ -177,13 +221,16 @@ def _play(program: LineProgram, transcript: Transcript, limit: float, run: Progr
             run.noise += 1  # start-up noise before the first ask
             reply = program.read(wait - (time.monotonic() - start))
         seconds = time.monotonic() - start
+        if reply is None and program.closed is not None:  # not late: gone
+            death = program.death()
+            run.steps.append(StepReport(line, None, seconds, death))
+            run.faults.append(death)
+            run.error = death.message
+            return
         fault = checker.reply(reply, seconds)
         run.steps.append(StepReport(line, reply, seconds, fault))
         if fault is not None:
             run.faults.append(fault)
-            if reply is None and program.proc.poll() is not None:
-                run.error = f"the program exited (code {program.proc.returncode})"
-                return
         at = _expected_reply(steps, i)  # after a fault the script's move stands in for
         # the default a referee would apply (and echo) instead
         if at is not None and fault is None and reply is not None and reply != steps[at].text:

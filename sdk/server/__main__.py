@@ -128,10 +128,31 @@ def parser() -> argparse.ArgumentParser:
         default=d.unattended_wait,
         help="seconds a table with no remote seat connected waits before it is aborted",
     )
-    p.add_argument(
+    seating = p.add_mutually_exclusive_group()
+    seating.add_argument(
+        "--open-line-seats",
+        action="store_true",
+        help="a TCP line program without a /token line takes the first open line seat "
+        "(first come, first seated; default: only with its token)",
+    )
+    seating.add_argument(
         "--line-tokens",
         action="store_true",
-        help="TCP line seats can only be taken with their token (a /token line)",
+        help="TCP line seats can only be taken with their token (the default)",
+    )
+    p.add_argument(
+        "--max-db-mb",
+        type=int,
+        default=d.max_db_mb,
+        help="the database's size limit in MiB: past 90%% of it the oldest match logs are "
+        "pruned; 0: none (default %(default)s)",
+    )
+    p.add_argument(
+        "--keep-days",
+        type=float,
+        default=d.keep_days,
+        help="prune the logs of matches finished longer ago than this; 0: keep them "
+        "(default %(default)s)",
     )
     p.add_argument("--max-connections", type=int, default=d.max_connections)
     p.add_argument("--max-per-address", type=int, default=d.max_per_address)
@@ -173,7 +194,9 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         leaderboard_min_hands=args.min_hands,
         api_docs=args.api_docs,
         unattended_wait=args.unattended_wait,
-        line_tokens=args.line_tokens,
+        line_tokens=not args.open_line_seats,
+        max_db_mb=args.max_db_mb,
+        keep_days=args.keep_days,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         rest_rate=args.rest_rate,
@@ -223,6 +246,8 @@ def _check(config: ServerConfig) -> None:
     for option, port in (("--port", config.port), ("--line-port", config.line_port)):
         if port is not None and not 0 <= port <= 65535:
             raise ValueError(f"{option} must be 0..65535, not {port}")
+    if config.max_db_mb < 0 or not config.keep_days >= 0:
+        raise ValueError("--max-db-mb and --keep-days must be 0 (no limit) or more")
     if not config.rest_body_timeout > 0:
         raise ValueError(f"--rest-body-timeout must be positive, not {config.rest_body_timeout}")
     problem = timing_problem(config.lobby_decision_ms, config.lobby_startup_ms)

@@ -124,7 +124,12 @@ def create_app(server: TournamentServer) -> FastAPI:
 
     @app.get("/v1/health")
     async def health() -> JSONResponse:
-        return _json(Health(server_version=SERVER_VERSION))
+        failing = server.store.failing
+        if failing is None:
+            return _json(Health(server_version=SERVER_VERSION))
+        return _json(
+            Health(status="degraded", server_version=SERVER_VERSION, storage_error=failing)
+        )
 
     index = {
         "server_version": SERVER_VERSION,

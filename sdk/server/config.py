@@ -39,6 +39,15 @@ class ServerConfig:
     """TCP port for line-protocol programs (``None``: no listener; 0: any free port)."""
     db_path: str = "taimahjong-server.db"
     """SQLite file (``":memory:"`` keeps nothing across restarts)."""
+    max_db_mb: int = 4096
+    """The database's size limit in MiB (0: none). Past 90 % of it the logs of the
+    oldest matches are pruned until it is under 80 % (their rows and results stay); a
+    write past the limit fails like a full disk (new tables refused until there is room)."""
+    keep_days: float = 0.0
+    """Logs of matches finished longer ago than this many days are pruned (0: kept
+    until the size limit needs their room)."""
+    compress_records: bool = True
+    """Pack a finished match's hands into one compressed row (about 12x smaller)."""
 
     # -- lobby --
     lobby_wait: float = 5.0
@@ -71,10 +80,12 @@ class ServerConfig:
     """Whether ``POST /v1/tables`` may start programs (``line`` seats with a
     ``command``). Off by default: anyone who can reach the port could run anything.
     Commands given on the server's own command line (``--seat cmd:...``) always run."""
-    line_tokens: bool = False
-    """Bind TCP line seats to their tokens: a program must send ``/token <secret>``
-    first to take its seat. Off: a program that sends no token takes the first open
-    line seat (a token, when sent, still picks the seat)."""
+    line_tokens: bool = True
+    """Bind TCP line seats to their tokens (the default): a program must send
+    ``/token <secret>`` first to take its seat, so no other client can take it first;
+    a program that sends no token goes to the lobby. Off (``--open-line-seats``): a
+    program that sends no token takes the first open line seat (a token, when sent,
+    still picks the seat, unless a tokenless program took it first)."""
     line_token_wait: float = 0.5
     """Seconds a new TCP line connection has to send its ``/token`` line."""
     connect_wait: float = 300.0

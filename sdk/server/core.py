@@ -55,7 +55,7 @@ from sdk.server.recordlog import record_of
 from sdk.server.records import Clock
 from sdk.server.seats import HouseSeat, LineSeat, Seat, WsSeat
 from sdk.server.security import new_token, same_token
-from sdk.server.store import Store, StoredMatch
+from sdk.server.store import Retention, Store, StoredMatch
 from sdk.server.table import Table, TableSpec
 
 __all__ = [
@@ -212,7 +212,10 @@ class TournamentServer:
 
     def __init__(self, config: ServerConfig, seats: Sequence[str] = ()) -> None:
         self.config = config
-        self.store = Store(config.db_path)
+        self.store = Store(
+            config.db_path,
+            Retention(config.max_db_mb << 20, config.keep_days, config.compress_records),
+        )
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, WsSeat] = {}
         self.line_port: int | None = None
@@ -394,8 +397,9 @@ class TournamentServer:
                  table.spec.origin, seats)  # fmt: skip
 
     def room(self) -> bool:
-        """Whether another table may start (``max_tables``, whoever creates it)."""
-        return len(self._tasks) < self.config.max_tables
+        """Whether another table may start (``max_tables``, whoever creates it, and a
+        database that can be written)."""
+        return len(self._tasks) < self.config.max_tables and self.store.failing is None
 
     def may_create(self, authorization: str | None) -> bool:
         """Whether a client that sent this ``Authorization`` header may make a table
@@ -434,6 +438,14 @@ class TournamentServer:
         """``POST /v1/tables``: validate, build and start a table. Seats not listed get
         the lobby's house bot. Raises :class:`RequestError`."""
         config = self.config
+        failing = self.store.failing
+        if failing is not None:
+            raise RequestError(
+                503,
+                ErrorCode.INTERNAL,
+                f"no new tables while the database cannot be written ({failing}); running "
+                "matches go on, and tables are made again once there is room",
+            )
         if not self.room():
             raise RequestError(503, ErrorCode.INTERNAL, f"{config.max_tables} tables are running")
         if body.rules not in RULES:
@@ -668,6 +680,20 @@ class TournamentServer:
             raise RequestError(404, ErrorCode.NOT_FOUND, f"no match {match_id!r}")
         if stored.status == "running":
             raise RequestError(409, ErrorCode.CONFLICT, "the log is served after the match")
+        if stored.status == "incomplete":
+            raise RequestError(
+                410,
+                ErrorCode.NOT_FOUND,
+                f"match {match_id!r} has no record: it was played while the database could "
+                "not be written, so its record is incomplete",
+            )
+        if stored.log == "pruned":
+            raise RequestError(
+                410,
+                ErrorCode.NOT_FOUND,
+                f"the record of match {match_id!r} was pruned by the server's retention "
+                "policy (--keep-days, --max-db-mb); its result is still listed",
+            )
         return stored
 
     async def off_loop(self, work: Callable[[], T]) -> T:

@@ -14,9 +14,10 @@ public tournament code need:
 * **standard error** goes to a per-seat file capped at ``stderr_bytes`` (the rest is
   read and dropped, so the program never blocks on a full pipe), never to the server's
   own log;
-* **process group**: the program runs in a session of its own, and at the end of its
-  match the whole group is killed after ``grace`` seconds, so a program that busy-loops
-  after its standard input closes, or leaves a child behind, does not outlive the match.
+* **process tree**: the program runs in a session of its own under the keeper of
+  :mod:`sdk.procs`, which ends every process the program left behind (a forgotten child,
+  a daemon detached with ``setsid``) when it exits; a program still running ``grace``
+  seconds after its match is killed with its whole tree (:func:`sdk.procs.kill_tree`).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ import signal
 from collections.abc import Sequence
 from pathlib import Path
 
+from sdk.procs import kill_tree, session_command
 from sdk.server.security import TokenBucket
 
 __all__ = [
     "LineChannel",
     "LineTooLongError",
-    "kill_program",
     "spawn_program",
     "spawn_tcp_program",
 ]
@@ -180,20 +181,22 @@ class LineChannel:
         except TimeoutError:
             log.warning("%s did not exit after the match; killing it", self.label)
         finally:  # also when the server shuts down and cancels the wait
-            kill_program(process.pid)  # the program, and whatever it left behind
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
+            _end_tree(process)
         await process.wait()
         if self.stderr_task is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.stderr_task, self.grace)
 
 
-def kill_program(pgid: int) -> None:
-    """SIGKILL every process of group ``pgid`` (a program started in its own session):
-    the one place that stops a program and whatever it left behind."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+def _end_tree(process: asyncio.subprocess.Process) -> None:
+    """Kill a started program's whole tree if it still runs (once it has exited, its
+    keeper has ended the tree, and its pid may already be another process'); its
+    process group in any case (a group id is not reused while the group lives)."""
+    if process.returncode is None:
+        kill_tree(process.pid)
+    else:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 async def _capture(stream: asyncio.StreamReader, path: Path, cap: int, label: str) -> None:
@@ -230,12 +233,12 @@ async def spawn_program(
     startup_lines: int = STARTUP_LINES,
     cwd: str | Path | None = None,
 ) -> LineChannel:
-    """Start ``command`` in a process group of its own (in folder ``cwd``, if given), with
-    pipes on stdin/stdout, its standard error kept in ``stderr_path`` (at most
-    ``stderr_bytes``; ``None``: dropped), and wrap it in a :class:`LineChannel`. Raises
-    :class:`OSError` if it cannot start."""
+    """Start ``command`` in a session of its own under the :mod:`sdk.procs` keeper (in
+    folder ``cwd``, if given), with pipes on stdin/stdout, its standard error kept in
+    ``stderr_path`` (at most ``stderr_bytes``; ``None``: dropped), and wrap it in a
+    :class:`LineChannel`. Raises :class:`OSError` if it cannot start."""
     process = await asyncio.create_subprocess_exec(
-        *command,
+        *session_command(command),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -285,7 +288,7 @@ async def spawn_tcp_program(
 ) -> LineChannel:
     """Start a program that connects to its referee by TCP (``MctsPlayer HOST PORT``):
     listen on a loopback port of our own, start ``template`` with ``{host}`` and
-    ``{port}`` filled in (in its own process group, like :func:`spawn_program`), and
+    ``{port}`` filled in (under the :mod:`sdk.procs` keeper, like :func:`spawn_program`), and
     wrap the first connection that arrives within ``connect_seconds`` in a
     :class:`LineChannel` that owns the process. Raises :class:`OSError` if it cannot
     start or never connects (the program is then stopped)."""
@@ -303,7 +306,7 @@ async def spawn_tcp_program(
         host, port = server.sockets[0].getsockname()[:2]
         command = [w.replace("{host}", host).replace("{port}", str(port)) for w in template]
         process = await asyncio.create_subprocess_exec(
-            *command,
+            *session_command(command),
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
@@ -315,7 +318,7 @@ async def spawn_tcp_program(
                                      return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
         if accepted not in done:
             exited.cancel()
-            kill_program(process.pid)
+            _end_tree(process)
             await process.wait()
             why = "exited" if process.returncode is not None and exited in done else "timed out"
             raise OSError(f"{label} did not connect to {host}:{port} ({why})")

@@ -20,6 +20,7 @@ carries decisions to it.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 from collections.abc import Sequence
@@ -41,6 +42,8 @@ __all__ = ["Table", "TableSpec", "UnattendedError"]
 log = logging.getLogger("sdk.server.table")
 
 _STARTUP_POLL = 0.25
+_STORE_WAIT = 30.0
+"""Seconds a finished table waits for the store to confirm its record."""
 """Seconds between checks of time-based start-up conditions (events wake it sooner)."""
 
 
@@ -117,6 +120,9 @@ class Table:
         self.records: list[DecisionRecord] = []
         """Decision records of the hand in progress (earlier hands are in the store)."""
         self._final: TableStatus | None = None
+        self._stored: concurrent.futures.Future[bool] | None = None
+        """Whether the store wrote the whole record (set when the match ends)."""
+        self._ended_as = "finished"
         """The status kept by :meth:`release` once the match is over."""
         self.decisions = 0
         self._line_seats = {s.seat: s for s in self.seats if isinstance(s, LineSeat)}
@@ -179,6 +185,7 @@ class Table:
         finally:
             self._end(status)
             await self._close_seats()
+            await self._confirm_record()
 
     async def _open_seats(self) -> None:
         await asyncio.gather(*(s.open() for s in self.seats))
@@ -350,17 +357,42 @@ class Table:
         if status == "aborted" and (tail or self.records):
             self._write_hand(tail, match.scores)
             tail = []
-        self.store.end_match(self.spec.match_id, status, match.scores, tail)
-        self.state = status
+        self._ended_as = status
+        self._stored = self.store.end_match(self.spec.match_id, status, match.scores, tail)
+        failing = self.store.failing
+        self.state = status if failing is None else "incomplete"  # confirmed by the store
         self._final = self.status()  # as the match ended: seats as they played, every fallback
+        where = f"/v1/matches/{self.spec.match_id}/log.jsonl"
+        if failing is not None:
+            where = f"incomplete, the database cannot be written ({failing})"
         log.info(
-            "%s: match %s %s, scores %s; its record: /v1/matches/%s/log.jsonl",
-            self.spec.table_id, self.spec.match_id, status, list(match.scores),
-            self.spec.match_id,
+            "%s: match %s %s, scores %s; its record: %s",
+            self.spec.table_id, self.spec.match_id, status, list(match.scores), where,
         )  # fmt: skip
         for seat in self.seats:
             with contextlib.suppress(Exception):
                 seat.finish()
+
+    async def _confirm_record(self) -> None:
+        """Once the store has written (or failed to write) the end of the match, the final
+        status says whether its record is whole: ``incomplete`` if a write was lost."""
+        stored = self._stored
+        if stored is None or self._final is None:
+            return
+        try:
+            whole = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(stored)), _STORE_WAIT)
+        except TimeoutError:
+            log.warning("%s: the store has not confirmed the record", self.spec.table_id)
+            return
+        ended = self._ended_as if whole else "incomplete"
+        if ended != self.state:
+            if not whole:
+                log.warning(
+                    "%s: match %s: its record is incomplete (the database could not be "
+                    "written)", self.spec.table_id, self.spec.match_id,
+                )  # fmt: skip
+            self.state = ended
+            self._final = self._final.model_copy(update={"status": ended})
 
     async def _close_seats(self) -> None:
         await asyncio.gather(*(s.close() for s in self.seats), return_exceptions=True)

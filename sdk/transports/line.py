@@ -321,9 +321,9 @@ async def run_tcp(
 ) -> SessionResult:
     """Connect to a line-protocol referee at ``host:port`` and play (``--tcp``). A
     ``token`` (``--token``) is sent first as a ``/token`` line: this project's server
-    then gives the program exactly that seat (required with ``--line-tokens``). The
-    ``/token`` line is not part of the referee's dialogue, so a ``transcript`` leaves
-    it out."""
+    then gives the program exactly that seat (required unless the server runs with
+    ``--open-line-seats``). The ``/token`` line is not part of the referee's dialogue,
+    so a ``transcript`` leaves it out."""
     if token is not None:
         token_line(token)  # a bad token is a usage error before connecting
 

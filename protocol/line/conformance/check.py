@@ -58,8 +58,8 @@ __all__ = ["Fault", "ProgramChecker", "RefereeChecker", "action_of_reply"]
 class Fault:
     """One thing wrong: ``reason`` (``malformed``, ``wrong_ask``, ``ids_not_held``,
     ``not_legal``, ``late``, ``unsolicited``, ``unparsable``, ``mismatch``,
-    ``no_legal_answer``), the offending ``line`` and a ``message`` saying what is
-    wrong."""
+    ``no_legal_answer``; and from the kit's runner ``crash``, ``closed``), the offending
+    ``line`` and a ``message`` saying what is wrong."""
 
     reason: str
     line: str
