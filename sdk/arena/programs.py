@@ -68,6 +68,8 @@ class MemoryStore:
         self.status = "running"
         self.scores: list[int] = [0, 0, 0, 0]
         self.hands_played = 0
+        self.failing: str | None = None
+        """Why writes fail (never, in memory: the server's store has the same field)."""
 
     def begin_match(self, row: MatchRow) -> None:
         """The match starts."""
