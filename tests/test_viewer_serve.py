@@ -138,3 +138,40 @@ async def test_hands_are_served_one_by_one(server: ServerHandle) -> None:
     assert past.status_code == 404 and past.json()["code"] == "not_found"
     assert bad.status_code == 422
     assert end.text == "event: end\ndata: {}\n\n"  # a finished match has nothing to push
+
+
+async def test_a_finished_match_replays_only_the_hands_shown(
+    server: ServerHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page of a long match opens without replaying the match on the referee: each
+    hand's decisions (their legal actions) are replayed when that hand is asked, once;
+    what is served is the same as from the whole record."""
+    from sdk.server.recordlog import StoredDecisions
+
+    replayed: list[int] = []
+    replay = StoredDecisions._replay
+
+    def counted(self: StoredDecisions, hand: int) -> Any:
+        replayed.append(hand)
+        return replay(self, hand)
+
+    monkeypatch.setattr(StoredDecisions, "_replay", counted)
+    builtin = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        created = await _create(http, 8, 4, builtin)
+        view = f"/v1/matches/{created['match_id']}/view"
+        for _ in range(400):
+            status = (await http.get(f"/v1/tables/{created['table_id']}")).json()["status"]
+            if status == "finished":
+                break
+            await asyncio.sleep(0.05)
+        page = _embedded((await http.get(view)).text)
+        opened = list(replayed)
+        third = (await http.get(f"{view}/hands/2")).json()
+        seat_view = (await http.get(f"{view}/hands/2?seat=1")).json()
+        asked = list(replayed)
+        record = parse_text((await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text)
+    assert opened == [0] and asked == [0, 2]  # the log's whole replay is its own
+    expected = ViewerData(record)
+    assert page["first"] == expected.hand(0) and third == expected.hand(2)
+    assert third["decisions"] and seat_view == ViewerData(record, seat=1).hand(2)
