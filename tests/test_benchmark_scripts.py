@@ -53,3 +53,11 @@ def test_bench_search_judge_summarises_its_overrides(flags: tuple[str, ...]) -> 
     assert re.search(r"2 hands, \d+ searches, \d+ overrides", done.stdout)
     for line in done.stdout.splitlines()[:-1]:  # each override says where it was made
         assert re.match(r"  hand \d+ \((calm|threat)\): ", line), line
+
+
+def test_bench_view_open_prints_before_and_after() -> None:
+    done = run_script("bench_view_open.py", "--hands", "3", "--repeats", "1")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"one a line \d+ ms, in one call \d+ ms", done.stdout)
+    assert re.search(r"whole match replayed \(before\): \d+ ms", done.stdout)
+    assert re.search(r"after / before: parse [\d.]+, record and page [\d.]+", done.stdout)

@@ -11,9 +11,12 @@ Its new steps are pushed to the page as server-sent events from ``.../view/strea
 (:func:`view_stream`): no reload. Once the match is over, the page is the whole record,
 every hand shown (or one seat's view with ``?seat=N``).
 
-Building a hand takes milliseconds; the record of a finished match is kept for the next
-hand asked (:class:`ViewCache`), and the work runs in a worker thread so the tables'
-clocks keep running on the event loop.
+Building a hand takes milliseconds. A finished match's record is read from the store
+without replaying it: the legal actions of a hand's decisions are replayed on the
+referee when that hand is shown (:class:`~sdk.server.recordlog.StoredDecisions`), so
+the first page of a 400-hand match costs reading it, not replaying 400 hands. The record
+is kept for the next hand asked (:class:`ViewCache`), and the work runs in a worker
+thread so the tables' clocks keep running on the event loop.
 """
 
 from __future__ import annotations
