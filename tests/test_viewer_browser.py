@@ -10,11 +10,10 @@ Skipped only when chromium is not installed outside CI (``.ci/run`` installs it)
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import pytest
 from browser_helpers import chromium, console_errors, screenshot, set_width
 from record_helpers import play_recorded
 from transcript_helpers import play_transcribed
+from view_server_helpers import create_table, embedded, loopback_server, until_over
 
 from protocol.events import project
 from sdk.records import Header, Record, SeatInfo, build_record, parse_text, views_at
@@ -32,8 +32,7 @@ from sdk.replay.frames import describe
 from sdk.replay.html import render_html, viewer_data
 from sdk.replay.numbering import in_hand, steps_in_hand, viewer_anchor
 from sdk.replay.viewdata import ViewerData
-from sdk.server.config import ServerConfig
-from sdk.server.runner import ServerHandle, running_server
+from sdk.server.runner import ServerHandle
 
 
 @pytest.fixture(scope="module")
@@ -247,31 +246,9 @@ def test_a_tournament_transcript_shows_the_seats_game(browser: Any, tmp_path: Pa
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> Any:
-    config = ServerConfig(port=0, line_port=0, db_path=str(tmp_path / "league.db"))
-    async with running_server(config) as handle:
+async def server(tmp_path: Path) -> AsyncIterator[ServerHandle]:
+    async with loopback_server(tmp_path) as handle:
         yield handle
-
-
-async def _create(http: httpx.AsyncClient, seed: int, hands: int, seats: list[dict]) -> dict:
-    response = await http.post("/v1/tables", json={"seed": seed, "hands": hands, "seats": seats})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-async def _finished(http: httpx.AsyncClient, table_id: str) -> None:
-    for _ in range(400):
-        status = (await http.get(f"/v1/tables/{table_id}")).json()
-        if status["status"] in ("finished", "aborted"):
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{table_id} did not finish")
-
-
-def _embedded(page: str) -> dict[str, Any]:
-    blob = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S)
-    assert blob is not None
-    return json.loads(blob.group(1))
 
 
 async def test_the_server_serves_a_finished_match_to_the_browser(
@@ -279,14 +256,14 @@ async def test_the_server_serves_a_finished_match_to_the_browser(
 ) -> None:
     builtin = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
     async with httpx.AsyncClient(base_url=server.url) as http:
-        created = await _create(http, 23, 3, builtin)
-        await _finished(http, created["table_id"])
+        created = await create_table(http, 23, 3, builtin)
+        await until_over(http, created["table_id"])
         view = f"/v1/matches/{created['match_id']}/view"
         text = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text
         missing = await http.get("/v1/matches/nope/view")
         bad_seat = await http.get(f"{view}?seat=7")
         no_hand = await http.get(f"{view}/hands/3")
-        shell = _embedded((await http.get(view)).text)
+        shell = embedded((await http.get(view)).text)
     assert missing.status_code == 404 and bad_seat.status_code == 422
     assert no_hand.status_code == 404
     assert shell["source"] == {"url": "view/hands/", "query": ""} and shell["first"]["hand"] == 0
@@ -356,7 +333,7 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
         {"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(1, 4)
     ]
     async with httpx.AsyncClient(base_url=server.url) as http:
-        created = await _create(http, 41, 2, seats)
+        created = await create_table(http, 41, 2, seats)
         table = server.server.tables[created["table_id"]]
         url = f"/v1/matches/{created['match_id']}/view"
         player = asyncio.create_task(run_ws(Gated(seed=3), server.ws_url, created["tokens"]["0"]))
@@ -367,7 +344,7 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.2)
         for page_no in range(6):
-            data = _embedded((await http.get(url)).text)
+            data = embedded((await http.get(url)).text)
             assert data["live"] and data["source"]["stream"], "seat 0 holds the match"
             assert data["first"] is None and "seed" not in data["title"]
             hands = [
@@ -391,8 +368,8 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
         for _ in range(1000):
             gate.release()
         await player
-        await _finished(http, created["table_id"])
-        after = _embedded((await http.get(url)).text)
+        await until_over(http, created["table_id"])
+        after = embedded((await http.get(url)).text)
         end = await http.get(f"{url}/stream")
     assert totals == sorted(totals) and totals[0] < totals[-1], "the live page followed the match"
     assert not after["live"] and after["first"]["frames"][0]["text"] == ""
