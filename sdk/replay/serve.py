@@ -64,6 +64,9 @@ class ViewCache:
         self._records: OrderedDict[str, tuple[Record, StoredDecisions]] = OrderedDict()
 
     async def get(self, server: TournamentServer, match_id: str, seat: int | None) -> ViewerData:
+        """The viewer data of finished ``match_id`` for ``seat`` (``None``: every
+        seat), read from the server's store the first time; :class:`RequestError` as
+        :meth:`TournamentServer.load_log` (404 unknown, 409 still running)."""
         key = (match_id, seat)
         found = self._data.get(key)
         if found is None:
