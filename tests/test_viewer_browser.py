@@ -292,6 +292,10 @@ def _drive_finished(browser: Any, url: str, record: Record) -> None:
     )
     assert any(name.endswith("/view/hands/2") for name in fetched)
     _check_table(browser, record, record.steps - 1)
+    late = next(d for d in reversed(record.decisions) if d.hand == 1)  # the reviewer's link
+    _open(browser, url + viewer_anchor(*in_hand(record, late.after_event)))
+    assert _step(browser) == late.after_event
+    _check_table(browser, record, late.after_event)
     links = browser.find_elements("css selector", "#views a")
     assert [a.text for a in links] == ["all hands", "seat 0", "seat 1", "seat 2", "seat 3"]
     links[2].click()
