@@ -225,21 +225,23 @@ def real_server(pythonpath: Path, db: Path, hands: int) -> Iterator[str]:
         server.wait(10)
 
 
-def main_tree(root: Path) -> Path:
-    """``main``'s packages (``git archive``), to run its server."""
+def main_tree(root: Path, ref: str = "main") -> Path:
+    """The packages of git ``ref`` (``git archive``), to run its server."""
     root.mkdir()
     archive = subprocess.run(
-        ["git", "archive", "main", "sdk", "protocol", "bots"], capture_output=True, check=True
+        ["git", "archive", ref, "sdk", "protocol", "bots"], capture_output=True, check=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
     return root
 
 
-def bench_servers(hands: int, repeats: int, tmp: Path) -> dict[str, list[dict[str, float]]]:
-    """The real servers, ``main``'s and this tree's, each with the same match: the first
-    opening (cold: the record is read from the database and replayed) and the others."""
+def bench_servers(
+    hands: int, repeats: int, tmp: Path, base: str = "main"
+) -> dict[str, list[dict[str, float]]]:
+    """The real servers, git ``base``'s and this tree's, each with the same match: the
+    first opening (cold: the record is read from the database) and the others."""
     here = Path(__file__).resolve().parents[1]
-    trees = {"old server": main_tree(tmp / "main"), "new server": here}
+    trees = {"old server": main_tree(tmp / "main", base), "new server": here}
     runs: dict[str, list[dict[str, float]]] = {}
     with contextlib.ExitStack() as stack:
         urls = {}
@@ -282,6 +284,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-servers", action="store_true", help="skip the real servers")
+    parser.add_argument(
+        "--server-base", default="main", help="the git ref whose server is the old one"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
@@ -301,8 +306,8 @@ def main() -> None:
         report(runs, "old (main)")
         if args.no_servers:
             return
-        served = bench_servers(args.hands, args.repeats, Path(tmp))
-    print("the real sdk.server of main and of this tree, same match (seed 1):")
+        served = bench_servers(args.hands, args.repeats, Path(tmp), args.server_base)
+    print(f"the real sdk.server of {args.server_base} and of this tree, same match (seed 1):")
     split = {}
     for name, found in served.items():
         split[f"{name}, 1st"] = found[:1]

@@ -66,3 +66,11 @@ def test_bench_server_storage_prints_bytes_a_hand_and_the_packing_cpu() -> None:
     )
     assert re.search(r"ratio\s+[\d.]+x smaller on disk", done.stdout)
     assert re.search(r"packing [\d.]+ ms, unpacking [\d.]+ ms", done.stdout)
+
+
+def test_bench_view_open_prints_before_and_after() -> None:
+    done = run_script("bench_view_open.py", "--hands", "3", "--repeats", "1")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"one a line \d+ ms, in one call \d+ ms", done.stdout)
+    assert re.search(r"whole match replayed \(before\): \d+ ms", done.stdout)
+    assert re.search(r"after / before: parse [\d.]+, record and page [\d.]+", done.stdout)

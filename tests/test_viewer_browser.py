@@ -10,67 +10,35 @@ Skipped only when chromium is not installed outside CI (``.ci/run`` installs it)
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import re
-import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from browser_helpers import chromium, console_errors, screenshot, set_width
 from record_helpers import play_recorded
 from transcript_helpers import play_transcribed
+from view_server_helpers import create_table, embedded, loopback_server, until_over
 
 from protocol.events import project
 from sdk.records import Header, Record, SeatInfo, build_record, parse_text, views_at
 from sdk.records.transcript import record_from_transcript
 from sdk.records.views import NOBODY
+from sdk.replay.frames import describe
 from sdk.replay.html import render_html, viewer_data
+from sdk.replay.numbering import in_hand, steps_in_hand, viewer_anchor
 from sdk.replay.viewdata import ViewerData
-from sdk.server.config import ServerConfig
-from sdk.server.runner import ServerHandle, running_server
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "out"
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1400,1000",
-)
+from sdk.server.runner import ServerHandle
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the browser tests: install {CHROMIUM} and {CHROMEDRIVER}")
-        pytest.skip("chromium and chromedriver are not installed (.ci/run installs them)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="viewer-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
+    with chromium(1400, 1000) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -142,17 +110,6 @@ def _shown(driver: Any) -> list[dict[str, Any]]:
     return driver.execute_script(_TABLE_JS)
 
 
-def _errors(driver: Any) -> list[dict[str, Any]]:
-    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-
-
-def _screenshot(driver: Any, name: str) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / name
-    assert driver.save_screenshot(str(path)), "the screenshot could not be saved"
-    return path
-
-
 def _claimed_steps(record: Record) -> list[int]:
     """Steps right after a discard was claimed."""
     return [i + 1 for i, e in enumerate(record.events) if e.type in ("chow", "pung", "kong")]
@@ -203,7 +160,7 @@ def test_a_recorded_match_opens_from_a_file_and_steps(
     _check_table(browser, record, chosen)
     claimed = _shown(browser)
     assert any(any(s["claimed"]) for s in claimed), "a claimed discard is marked"
-    assert _errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_the_win_shows_its_tai_items_and_decisions_their_options(
@@ -212,7 +169,7 @@ def test_the_win_shows_its_tai_items_and_decisions_their_options(
     win = next(h for h in record.hands if h.result.winner is not None)
     page = tmp_path / "replay.html"
     page.write_text(render_html(record), encoding="utf-8")
-    _open(browser, f"{page.as_uri()}#step={win.end_event + 1}")
+    _open(browser, page.as_uri() + viewer_anchor(*in_hand(record, win.end_event + 1)))
     assert _step(browser) == win.end_event + 1
     _check_table(browser, record, win.end_event + 1)
     items = browser.execute_script(
@@ -230,7 +187,7 @@ def test_the_win_shows_its_tai_items_and_decisions_their_options(
         "return Array.from(document.querySelectorAll('#result .pay li')).map((l) => l.textContent)"
     )
     assert [p.split(")")[0] for p in payments] == [f"seat {s} (policy{s}" for s in range(4)]
-    _screenshot(browser, "viewer-win.png")
+    screenshot(browser, "viewer-win.png")
     late = next(d for d in record.decisions if d.outcome.value == "late")
     _slide(browser, late.after_event)
     shown = browser.execute_script(
@@ -241,7 +198,7 @@ def test_the_win_shows_its_tai_items_and_decisions_their_options(
     assert [str(late.seat), "late", len(late.legal) + 1, str(late.applied)] in [
         list(row) for row in shown
     ]
-    assert _errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_one_seats_view_shows_no_other_concealed_tile(
@@ -257,7 +214,7 @@ def test_one_seats_view_shows_no_other_concealed_tile(
     assert len(frames) > len(seen)
     _slide(browser, len(seen))
     _check_table(browser, record, chosen, seat=2)
-    assert _errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_a_tournament_transcript_shows_the_seats_game(browser: Any, tmp_path: Path) -> None:
@@ -284,36 +241,14 @@ def test_a_tournament_transcript_shows_the_seats_game(browser: Any, tmp_path: Pa
     )
     assert [[str(seat), str(decision.applied)]] == [row[:2] for row in rows]
     assert "no reply" not in rows[0][2] and " ms" in rows[0][2]  # the program's own time
-    _screenshot(browser, "viewer-transcript.png")
-    assert _errors(browser) == []
+    screenshot(browser, "viewer-transcript.png")
+    assert console_errors(browser) == []
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> Any:
-    config = ServerConfig(port=0, line_port=0, db_path=str(tmp_path / "league.db"))
-    async with running_server(config) as handle:
+async def server(tmp_path: Path) -> AsyncIterator[ServerHandle]:
+    async with loopback_server(tmp_path) as handle:
         yield handle
-
-
-async def _create(http: httpx.AsyncClient, seed: int, hands: int, seats: list[dict]) -> dict:
-    response = await http.post("/v1/tables", json={"seed": seed, "hands": hands, "seats": seats})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-async def _finished(http: httpx.AsyncClient, table_id: str) -> None:
-    for _ in range(400):
-        status = (await http.get(f"/v1/tables/{table_id}")).json()
-        if status["status"] in ("finished", "aborted"):
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{table_id} did not finish")
-
-
-def _embedded(page: str) -> dict[str, Any]:
-    blob = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S)
-    assert blob is not None
-    return json.loads(blob.group(1))
 
 
 async def test_the_server_serves_a_finished_match_to_the_browser(
@@ -321,14 +256,14 @@ async def test_the_server_serves_a_finished_match_to_the_browser(
 ) -> None:
     builtin = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
     async with httpx.AsyncClient(base_url=server.url) as http:
-        created = await _create(http, 23, 3, builtin)
-        await _finished(http, created["table_id"])
+        created = await create_table(http, 23, 3, builtin)
+        await until_over(http, created["table_id"])
         view = f"/v1/matches/{created['match_id']}/view"
         text = (await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text
         missing = await http.get("/v1/matches/nope/view")
         bad_seat = await http.get(f"{view}?seat=7")
         no_hand = await http.get(f"{view}/hands/3")
-        shell = _embedded((await http.get(view)).text)
+        shell = embedded((await http.get(view)).text)
     assert missing.status_code == 404 and bad_seat.status_code == 422
     assert no_hand.status_code == 404
     assert shell["source"] == {"url": "view/hands/", "query": ""} and shell["first"]["hand"] == 0
@@ -357,6 +292,10 @@ def _drive_finished(browser: Any, url: str, record: Record) -> None:
     )
     assert any(name.endswith("/view/hands/2") for name in fetched)
     _check_table(browser, record, record.steps - 1)
+    late = next(d for d in reversed(record.decisions) if d.hand == 1)  # the reviewer's link
+    _open(browser, url + viewer_anchor(*in_hand(record, late.after_event)))
+    assert _step(browser) == late.after_event
+    _check_table(browser, record, late.after_event)
     links = browser.find_elements("css selector", "#views a")
     assert [a.text for a in links] == ["all hands", "seat 0", "seat 1", "seat 2", "seat 3"]
     links[2].click()
@@ -371,7 +310,7 @@ def _drive_finished(browser: Any, url: str, record: Record) -> None:
     seen = [e for e in (project(ev, 1) for ev in record.events) if e is not None]
     assert _step(browser) == len(seen)
     _check_table(browser, record, record.steps - 1, seat=1)
-    assert _errors(browser) == []
+    assert console_errors(browser) == []
 
 
 async def test_the_live_view_of_a_running_match_shows_public_information_only(
@@ -398,7 +337,7 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
         {"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(1, 4)
     ]
     async with httpx.AsyncClient(base_url=server.url) as http:
-        created = await _create(http, 41, 2, seats)
+        created = await create_table(http, 41, 2, seats)
         table = server.server.tables[created["table_id"]]
         url = f"/v1/matches/{created['match_id']}/view"
         player = asyncio.create_task(run_ws(Gated(seed=3), server.ws_url, created["tokens"]["0"]))
@@ -409,7 +348,7 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.2)
         for page_no in range(6):
-            data = _embedded((await http.get(url)).text)
+            data = embedded((await http.get(url)).text)
             assert data["live"] and data["source"]["stream"], "seat 0 holds the match"
             assert data["first"] is None and "seed" not in data["title"]
             hands = [
@@ -421,7 +360,7 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
                 await asyncio.to_thread(_open, browser, server.url + url)
                 await js("window.notReloaded = true")
                 assert await js(_FACE_UP) == 0
-                await asyncio.to_thread(_screenshot, browser, "viewer-live.png")
+                await asyncio.to_thread(screenshot, browser, "viewer-live.png")
             if page_no > 2:  # the open page was pushed the new steps
                 followed.append(await asyncio.to_thread(_step, browser))
             for _ in range(3):
@@ -433,8 +372,8 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
         for _ in range(1000):
             gate.release()
         await player
-        await _finished(http, created["table_id"])
-        after = _embedded((await http.get(url)).text)
+        await until_over(http, created["table_id"])
+        after = embedded((await http.get(url)).text)
         end = await http.get(f"{url}/stream")
     assert totals == sorted(totals) and totals[0] < totals[-1], "the live page followed the match"
     assert not after["live"] and after["first"]["frames"][0]["text"] == ""
@@ -444,7 +383,7 @@ async def test_the_live_view_of_a_running_match_shows_public_information_only(
         if not await js("return window.notReloaded === true"):
             break
         await asyncio.sleep(0.05)
-    assert await asyncio.to_thread(_errors, browser) == []
+    assert await asyncio.to_thread(console_errors, browser) == []
 
 
 _FACE_UP = "return document.querySelectorAll('.hand .tile:not(.back)').length"
@@ -492,13 +431,6 @@ img.src = 'data:image/png;base64,' + png;
 """
 
 
-def _viewport(driver: Any, width: int, height: int) -> None:
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
-    )
-
-
 def test_tile_faces_are_legible_with_no_cjk_font(
     browser: Any, record: Record, tmp_path: Path
 ) -> None:
@@ -506,7 +438,7 @@ def test_tile_faces_are_legible_with_no_cjk_font(
     shows ink in its suit's colour (a missing glyph would be an empty box or nothing)."""
     page = tmp_path / "replay.html"
     page.write_text(render_html(record), encoding="utf-8")
-    _viewport(browser, 1400, 1000)
+    set_width(browser, 1400, 1000)
     try:
         _open(browser, page.as_uri() + "#step=40")
         tiles = browser.execute_script(
@@ -543,8 +475,8 @@ def test_tile_faces_are_legible_with_no_cjk_font(
         assert len({round(p["ink"], 3) for p in pixels}) > len(pixels) // 2  # faces differ
         shown = browser.execute_script("return document.body.innerText")
         assert not re.search(r"[\u2e80-\u9fff\uf900-\ufaff]", shown)  # nothing needs a CJK font
-        _screenshot(browser, "viewer-tiles.png")
-        assert _errors(browser) == []
+        screenshot(browser, "viewer-tiles.png")
+        assert console_errors(browser) == []
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -577,7 +509,7 @@ def test_the_table_and_controls_stay_in_view_as_you_step(
     width, height = size
     page = tmp_path / "long.html"
     page.write_text(render_html(long_record), encoding="utf-8")
-    _viewport(browser, width, height)
+    set_width(browser, width, height)
     try:
         _open(browser, page.as_uri() + "#hand=2")
         first = _step(browser)
@@ -592,43 +524,137 @@ def test_the_table_and_controls_stay_in_view_as_you_step(
         _press(browser, "\ue014", 50)  # and by the keyboard
         assert _step(browser) == first + 100
         assert browser.execute_script(_INSIDE_JS)["table"][:4] == [True] * 4
-        _screenshot(browser, f"viewer-{width}.png")
-        assert _errors(browser) == []
+        screenshot(browser, f"viewer-{width}.png")
+        assert console_errors(browser) == []
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def test_event_numbers_are_whole_and_the_anchor_opens_hand_and_step(
+def _place(driver: Any) -> tuple[str, str, str]:
+    """What the page says of where it is: the step label, the event's heading, the anchor."""
+    label, head, anchor = driver.execute_script(
+        "return [document.getElementById('step-label').textContent,"
+        "document.querySelector('#event h2').textContent, location.hash]"
+    )
+    return label, head, anchor
+
+
+def test_event_numbers_are_whole_and_counted_within_the_hand(
     browser: Any, long_record: Record, tmp_path: Path
 ) -> None:
-    assert long_record.steps > 1176
     page = tmp_path / "long.html"
     page.write_text(render_html(long_record), encoding="utf-8")
-    _viewport(browser, 360, 800)
+    set_width(browser, 360, 800)
     try:
-        _open(browser, page.as_uri() + "#step=1175")
+        hand, step = in_hand(long_record, 1175)  # deep in the match: a late hand
+        assert hand >= 7 and step > 0
+        _open(browser, page.as_uri() + viewer_anchor(hand, step))
         assert _step(browser) == 1175
+        last = steps_in_hand(long_record, hand) - 1
+        label = f"hand {hand + 1} · step {step} / {last}"
+        assert _place(browser) == (label, f"step {step}", f"#hand={hand + 1}&step={step}")
         numbers = browser.execute_script(
             """
             const ol = document.querySelector('#log ol').getBoundingClientRect();
-            return Array.from(document.querySelectorAll('#log li .n')).map((n) => {
+            return Array.from(document.querySelectorAll('#log li')).map((li) => {
+              const n = li.querySelector('.n');
               const r = n.getBoundingClientRect();
-              return [n.textContent, n.scrollWidth <= n.clientWidth, r.left >= ol.left];
+              return [n.textContent, n.scrollWidth <= n.clientWidth, r.left >= ol.left,
+                      li.classList.contains('now')];
             });
             """
         )
-        assert ["1175", True, True] in numbers
-        assert all(fits and left for _, fits, left in numbers)
-        frames = viewer_data(long_record)["frames"]
-        hand = frames[1175]["hand"] + 1
-        assert browser.current_url.endswith(f"#hand={hand}&step=1175")
-        start = viewer_data(long_record)["starts"][2]
-        _open(browser, page.as_uri() + "#hand=3")  # hands counted from 1, as people do
-        assert _step(browser) == start
-        assert browser.find_element("id", "status").text.startswith("hand 3/10")
-        assert _errors(browser) == []
+        assert [n for n, *_ in numbers] == [str(k) for k in range(last + 1)]  # the hand's events
+        assert all(fits and left for _, fits, left, _ in numbers)  # none clipped
+        assert [n for n, _, _, now in numbers if now] == [str(step)]
+        _press(browser, "\ue014")  # one step on: the address follows
+        assert _place(browser)[2] == f"#hand={hand + 1}&step={step + 1}"
+        assert console_errors(browser) == []
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_every_address_form_opens_the_step_it_names(
+    browser: Any, long_record: Record, tmp_path: Path
+) -> None:
+    page = tmp_path / "long.html"
+    page.write_text(render_html(long_record), encoding="utf-8")
+    starts = viewer_data(long_record)["starts"]  # frames over the match, as the page counts
+    last2 = steps_in_hand(long_record, 1) - 1
+    cases = {
+        "#hand=3": starts[2],  # step 0 of hand 3 (hands counted from 1)
+        "#hand=3&step=4": starts[2] + 4,
+        "#hand=1&step=0": 1,  # right after hand 1's hand_start
+        "#step=5": 6,  # no hand: hand 1
+        "#hand=2&step=end": starts[2] - 1,
+        "#hand=2&step=99999": starts[2] - 1,  # past the hand's last step: its last
+        "#hand=99": starts[-1],  # past the last hand: the last hand
+        "#step=end": long_record.steps - 1,
+        "#start": 0,
+    }
+    for anchor, frame in cases.items():
+        _open(browser, page.as_uri() + anchor)
+        assert _step(browser) == frame, anchor
+        hand = 1 + sum(1 for start in starts[1:] if start <= frame)
+        assert browser.find_element("id", "status").text.startswith(f"hand {hand}/10"), anchor
+    _open(browser, page.as_uri() + "#hand=2&step=end")
+    assert _place(browser) == (
+        f"hand 2 · step {last2} / {last2}",
+        f"step {last2}",
+        f"#hand=2&step={last2}",
+    )
+    _press(browser, "\ue011")  # Home: the match's start, before hand 1's hand_start
+    assert _place(browser)[0] == f"hand 1 · start / {steps_in_hand(long_record, 0) - 1}"
+    assert _place(browser)[1:] == ("start", "#start")
+    _press(browser, "\ue014")
+    assert _place(browser)[2] == "#hand=1&step=0"
+    _press(browser, "\ue00f")  # Page Down: the next hand's step 0
+    assert _step(browser) == starts[1] and _place(browser)[2] == "#hand=2&step=0"
+    browser.execute_script("location.hash = '#hand=4&step=2'")  # pasted into the open page
+    for _ in range(100):
+        if _step(browser) == starts[3] + 2:
+            break
+        time.sleep(0.02)
+    assert _step(browser) == starts[3] + 2
+    assert console_errors(browser) == []
+
+
+def test_a_reviews_viewer_links_land_on_the_decisions_they_cite(
+    browser: Any, record: Record, tmp_path: Path
+) -> None:
+    """sdk.review --html links each decision into the viewer (#hand=H&step=S): followed
+    in the browser, each shows that hand and step, the event just before the decision
+    and the decision itself among those asked there."""
+    from sdk.review import review_html, review_record
+
+    viewer = tmp_path / "game.viewer.html"
+    viewer.write_text(render_html(record), encoding="utf-8")
+    review = review_record(record, 1, "bots.greedy")
+    report = tmp_path / "review.html"
+    report.write_text(review_html(review, viewer.name), encoding="utf-8")
+    hands = {d.hand for d in review.decisions}
+    assert hands == {0, 1}, "decisions of both hands are followed"
+    chosen = [next(d for d in review.decisions if d.hand == h) for h in sorted(hands)]
+    chosen += [review.decisions[len(review.decisions) // 2], review.decisions[-1]]
+    for d in chosen:
+        browser.get(report.as_uri())
+        link = browser.find_element("css selector", f"#h{d.hand + 1}s{d.hand_step} h3 a")
+        link.click()
+        _wait_ready(browser)
+        assert _step(browser) == d.step, d.where
+        label, head, anchor = _place(browser)
+        assert label.startswith(f"hand {d.hand + 1} · step {d.hand_step} / "), (label, d.where)
+        assert (head, anchor) == (f"step {d.hand_step}", f"#hand={d.hand + 1}&step={d.hand_step}")
+        event = browser.find_element("css selector", "#event .text").text
+        assert event == describe(record.events[d.step - 1], ViewerData(record).names)
+        asked = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#decisions .decision')).map("
+            "(r) => [r.dataset.seat, r.querySelector('.opt.applied').textContent])"
+        )
+        assert [str(d.decision.seat), str(d.decision.applied)] in asked, d.where
+        assert browser.find_element("id", "status").text.startswith(f"hand {d.hand + 1}/2")
+    _check_table(browser, record, chosen[-1].step)
+    assert console_errors(browser) == []
 
 
 def test_the_last_step_shows_the_final_standings(browser: Any, long_record: Record) -> None:
@@ -646,4 +672,4 @@ def test_the_last_step_shows_the_final_standings(browser: Any, long_record: Reco
     assert rows[0][0] == "1"
     _press(browser, "\ue012")  # a step back: not the end, no standings
     assert not browser.find_elements("css selector", "#standings tr")
-    assert _errors(browser) == []
+    assert console_errors(browser) == []

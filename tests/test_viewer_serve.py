@@ -7,38 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from view_server_helpers import create_table, embedded, finished_match, loopback_server
 
 from protocol.events import project
 from sdk.records import Header, SeatInfo, build_record, parse_text
 from sdk.records.views import NOBODY
 from sdk.replay.viewdata import ViewerData
-from sdk.server.config import ServerConfig
-from sdk.server.runner import ServerHandle, running_server
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> Any:
-    config = ServerConfig(port=0, line_port=0, db_path=str(tmp_path / "league.db"))
-    async with running_server(config) as handle:
-        yield handle
-
-
-async def _create(http: httpx.AsyncClient, seed: int, hands: int, seats: list[dict]) -> dict:
-    response = await http.post("/v1/tables", json={"seed": seed, "hands": hands, "seats": seats})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def _embedded(page: str) -> dict[str, Any]:
-    blob = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S)
-    assert blob is not None
-    return json.loads(blob.group(1))
+from sdk.server.runner import ServerHandle
 
 
 async def _read_stream(http: httpx.AsyncClient, url: str, out: list[Any]) -> None:
@@ -52,6 +33,12 @@ async def _read_stream(http: httpx.AsyncClient, url: str, out: list[Any]) -> Non
             elif line.startswith("data: "):
                 out.append("end" if name == "end" else json.loads(line[len("data: ") :]))
                 name = None
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[ServerHandle]:
+    async with loopback_server(tmp_path) as handle:
+        yield handle
 
 
 async def test_the_live_stream_rebuilds_the_public_view_of_each_hand(server: ServerHandle) -> None:
@@ -69,7 +56,7 @@ async def test_the_live_stream_rebuilds_the_public_view_of_each_hand(server: Ser
         {"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(1, 4)
     ]
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        created = await _create(http, 17, 2, seats)
+        created = await create_table(http, 17, 2, seats)
         table = server.server.tables[created["table_id"]]
         view = f"/v1/matches/{created['match_id']}/view"
         player = asyncio.create_task(run_ws(Gated(seed=5), server.ws_url, created["tokens"]["0"]))
@@ -113,17 +100,11 @@ async def test_the_live_stream_rebuilds_the_public_view_of_each_hand(server: Ser
 
 
 async def test_hands_are_served_one_by_one(server: ServerHandle) -> None:
-    builtin = [{"seat": s, "bot_name": "random", "transport": "builtin"} for s in range(4)]
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        created = await _create(http, 3, 2, builtin)
+        created = await finished_match(http, 3, 2)
         view = f"/v1/matches/{created['match_id']}/view"
-        for _ in range(400):
-            status = (await http.get(f"/v1/tables/{created['table_id']}")).json()["status"]
-            if status == "finished":
-                break
-            await asyncio.sleep(0.05)
         record = parse_text((await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text)
-        page = _embedded((await http.get(f"{view}?seat=2")).text)
+        page = embedded((await http.get(f"{view}?seat=2")).text)
         hands = [(await http.get(f"{view}/hands/{h}?seat=2")).json() for h in range(2)]
         past = await http.get(f"{view}/hands/2")
         bad = await http.get(f"{view}/hands/0?seat=9")
@@ -138,3 +119,34 @@ async def test_hands_are_served_one_by_one(server: ServerHandle) -> None:
     assert past.status_code == 404 and past.json()["code"] == "not_found"
     assert bad.status_code == 422
     assert end.text == "event: end\ndata: {}\n\n"  # a finished match has nothing to push
+
+
+async def test_a_finished_match_replays_only_the_hands_shown(
+    server: ServerHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page of a long match opens without replaying the match on the referee: each
+    hand's decisions (their legal actions) are replayed when that hand is asked, once;
+    what is served is the same as from the whole record."""
+    from sdk.server.recordlog import StoredDecisions
+
+    replayed: list[int] = []
+    replay = StoredDecisions._replay
+
+    def counted(self: StoredDecisions, hand: int) -> Any:
+        replayed.append(hand)
+        return replay(self, hand)
+
+    monkeypatch.setattr(StoredDecisions, "_replay", counted)
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        created = await finished_match(http, 8, 4)
+        view = f"/v1/matches/{created['match_id']}/view"
+        page = embedded((await http.get(view)).text)
+        opened = list(replayed)
+        third = (await http.get(f"{view}/hands/2")).json()
+        seat_view = (await http.get(f"{view}/hands/2?seat=1")).json()
+        asked = list(replayed)
+        record = parse_text((await http.get(f"/v1/matches/{created['match_id']}/log.jsonl")).text)
+    assert opened == [0] and asked == [0, 2]  # the log's whole replay is its own
+    expected = ViewerData(record)
+    assert page["first"] == expected.hand(0) and third == expected.hand(2)
+    assert third["decisions"] and seat_view == ViewerData(record, seat=1).hand(2)

@@ -41,6 +41,7 @@ from sdk.records.outcome import Outcome
 
 __all__ = [
     "build_record",
+    "canonical_decisions",
     "comparable_lines",
     "dumps",
     "encode_record",
@@ -70,13 +71,23 @@ def build_record(
     ``aborted``) ends the record with a result line; ``None`` leaves it open (a match
     still running)."""
     events = tuple(events)
-    ordered = sorted(decisions, key=lambda d: (d.after_event, d.seat))
     hands = tuple(_hands(events))
     summary = None
     if status is not None:
         last = hands[-1].scores if hands else None
         summary = MatchSummary(status, len(hands), final_scores(events, last), ended_at)
-    return Record(header, events, tuple(_mark_overridden(ordered, events)), hands, summary)
+    return Record(header, events, canonical_decisions(decisions, events), hands, summary)
+
+
+def canonical_decisions(
+    decisions: Iterable[Decision], events: Sequence[Event]
+) -> tuple[Decision, ...]:
+    """``decisions`` as a record holds them: in the order they were asked (by the event
+    they follow, then seat), the claims that lost marked ``overridden``. Each decision
+    is settled by the events after it alone, so a part of a match's decisions (one
+    hand's) comes out as it does within the whole."""
+    ordered = sorted(decisions, key=lambda d: (d.after_event, d.seat))
+    return tuple(_mark_overridden(ordered, events))
 
 
 def _hands(events: Sequence[Event]) -> Iterator[HandRecord]:

@@ -11,9 +11,12 @@ Its new steps are pushed to the page as server-sent events from ``.../view/strea
 (:func:`view_stream`): no reload. Once the match is over, the page is the whole record,
 every hand shown (or one seat's view with ``?seat=N``).
 
-Building a hand takes milliseconds; the record of a finished match is kept for the next
-hand asked (:class:`ViewCache`), and the work runs in a worker thread so the tables'
-clocks keep running on the event loop.
+Building a hand takes milliseconds. A finished match's record is read from the store
+without replaying it: the legal actions of a hand's decisions are replayed on the
+referee when that hand is shown (:class:`~sdk.server.recordlog.StoredDecisions`), so
+the first page of a 400-hand match costs reading it, not replaying 400 hands. The record
+is kept for the next hand asked (:class:`ViewCache`), and the work runs in a worker
+thread so the tables' clocks keep running on the event loop.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from sdk.replay.frames import HandFrames, result_json
 from sdk.replay.html import page_html
 from sdk.replay.viewdata import ViewerData
 from sdk.server.core import RequestError
+from sdk.server.recordlog import StoredDecisions, record_parts
 
 if TYPE_CHECKING:
     from protocol.match import Match
@@ -48,22 +52,31 @@ KEEPALIVE = 15.0
 
 class ViewCache:
     """The viewer data of the last few finished matches viewed, by match and seat (a
-    finished record never changes; the least recently used goes first)."""
+    finished record never changes; the least recently used goes first).
+
+    A match's record is read without its decisions' legal actions, which take replaying
+    the match on the referee: those are replayed one hand at a time, for the hands
+    shown (:func:`sdk.server.recordlog.record_parts`)."""
 
     def __init__(self, max_entries: int = 8) -> None:
         self.max_entries = max_entries
         self._data: OrderedDict[tuple[str, int | None], ViewerData] = OrderedDict()
-        self._records: OrderedDict[str, Record] = OrderedDict()
+        self._records: OrderedDict[str, tuple[Record, StoredDecisions]] = OrderedDict()
 
     async def get(self, server: TournamentServer, match_id: str, seat: int | None) -> ViewerData:
+        """The viewer data of finished ``match_id`` for ``seat`` (``None``: every
+        seat), read from the server's store the first time; :class:`RequestError` as
+        :meth:`TournamentServer.load_log` (404 unknown, 409 still running)."""
         key = (match_id, seat)
         found = self._data.get(key)
         if found is None:
-            record = self._records.get(match_id)
-            if record is None:
-                record = await server.load_record(match_id)
-                self._remember(self._records, match_id, record, 2)
-            found = await asyncio.to_thread(ViewerData, record, seat=seat)
+            parts = self._records.get(match_id)
+            if parts is None:
+                stored = await server.load_log(match_id)
+                parts = await asyncio.to_thread(record_parts, stored)
+                self._remember(self._records, match_id, parts, 2)
+            record, decisions = parts
+            found = await asyncio.to_thread(ViewerData, record, seat=seat, decisions=decisions.hand)
             self._remember(self._data, key, found, self.max_entries)
         self._data.move_to_end(key)
         return found

@@ -23,7 +23,7 @@ in this machine format (people see hand ``h + 1``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from protocol.events import HandEnd, HandStart, MatchEnd
@@ -41,9 +41,18 @@ class ViewerData:
     (``seat=None``), one seat's view (``seat=N``: what its bot knew, its decisions only)
     or public information only (``spectator=True``: no concealed tile, no decision, no
     wall, no seed; for a match still running). A record holding one seat's side only
-    (a transcript) is always that seat's view."""
+    (a transcript) is always that seat's view. ``decisions``: the decisions of hand
+    ``h`` (0-based) when asked, in place of the record's (the server replays a stored
+    match's decisions one hand at a time, :class:`sdk.server.recordlog.StoredDecisions`)."""
 
-    def __init__(self, record: Record, *, seat: int | None = None, spectator: bool = False) -> None:
+    def __init__(
+        self,
+        record: Record,
+        *,
+        seat: int | None = None,
+        spectator: bool = False,
+        decisions: Callable[[int], Sequence[Decision]] | None = None,
+    ) -> None:
         if seat is not None and seat not in range(4):
             raise ValueError(f"seat must be 0..3, not {seat!r}")
         if record.perspective is not None and not spectator:
@@ -64,7 +73,9 @@ class ViewerData:
         for h, count in enumerate(counts[:-1]):
             self.starts.append(self.starts[-1] + count + (1 if h == 0 else 0))
         self.total = self.starts[-1] + counts[-1] + (1 if len(counts) == 1 else 0)
-        self._decisions = self._by_hand(record.decisions)
+        self._decisions = (
+            self._by_hand(record.decisions).__getitem__ if decisions is None else decisions
+        )
 
     def _by_hand(self, decisions: Sequence[Decision]) -> list[list[Decision]]:
         """The decisions of each hand (by the event they were asked after)."""
@@ -117,7 +128,7 @@ class ViewerData:
         start = self.starts[h]
         ended = next((e for e in events if type(e) is HandEnd), None)
         decisions = build_decisions(
-            self._decisions[h],
+            self._decisions(h),
             lambda after: start + frames.at[after - begin],
             seat=self.seat,
             spectator=self.spectator,

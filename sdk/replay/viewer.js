@@ -11,7 +11,7 @@
   const WINDS = { 27: "East", 28: "South", 29: "West", 30: "North" };
   const hands = new Map(); // hand (0-based) -> its data
   const loading = new Map(); // hand -> the promise of its data
-  const starts = D.starts.slice(); // first step of each hand
+  const starts = D.starts.slice(); // first frame of each hand (frame: step over the match)
   let total = D.total; // steps known (a live match grows)
   let step = -1;
   let want = 0;
@@ -147,11 +147,13 @@
     $("status").textContent =
       "hand " + (f.hand + 1) + "/" + D.hands + " · round " + round + " · wall " + f.wall +
       " (" + Math.max(f.drawable, 0) + " to draw) · " + D.perspective;
-    $("step-label").textContent = "step " + step + " / " + (total - 1);
+    $("step-label").textContent = stepLabel(step);
   }
 
   function renderEvent(f) {
-    $("event").replaceChildren(el("h2", "", "step " + step), el("div", "text", f.text || "(start)"));
+    const within = place(step)[1];
+    const head = within < 0 ? "start" : "step " + within;
+    $("event").replaceChildren(el("h2", "", head), el("div", "text", f.text || "(start)"));
   }
 
   function renderDecisions(data) {
@@ -246,7 +248,7 @@
       if (!fr.text) return;
       const k = data.start + i;
       const li = el("li", k === step ? "now" : "");
-      li.appendChild(el("span", "n", k));
+      li.appendChild(el("span", "n", place(k)[1])); // the hand's event number
       li.appendChild(el("span", "t", fr.text));
       li.dataset.step = k;
       li.addEventListener("click", () => go(k));
@@ -255,6 +257,40 @@
     });
     box.replaceChildren(el("h2", "", "hand " + (f.hand + 1) + " events"), ol);
     if (now) ol.scrollTop = now.offsetTop - ol.clientHeight / 2; // the list only: the page stays put
+  }
+
+  // People's numbers (docs/RECORDS.md, "Numbering"): hand H from 1 and step S within it,
+  // step 0 being the table right after the hand's hand_start, step S after its event S.
+  // Frames count over the whole match; frame 0 is the match's start, before hand 1's
+  // hand_start (starts[0] is that frame, so hand 1's step 0 is frame 1).
+  function zero(h) {
+    return starts[h] + (h === 0 ? 1 : 0); // the frame of hand h's step 0
+  }
+
+  function lastOf(h) {
+    return (h + 1 < starts.length ? starts[h + 1] : total) - 1; // hand h's last frame
+  }
+
+  // [hand (0-based), step within it] of frame k; the step is -1 for the match's start
+  function place(k) {
+    const h = handOf(k);
+    return [h, k - zero(h)];
+  }
+
+  // the frame of step s within hand h (0-based), clamped to the hand's steps
+  function frameOf(h, s) {
+    return Math.max(starts[h], Math.min(zero(h) + s, lastOf(h)));
+  }
+
+  function stepLabel(k) {
+    const [h, s] = place(k);
+    const last = lastOf(h) - zero(h);
+    return "hand " + (h + 1) + " · " + (s < 0 ? "start" : "step " + s) + (last >= 0 ? " / " + last : "");
+  }
+
+  function anchor(k) {
+    const [h, s] = place(k);
+    return s < 0 ? "#start" : "#hand=" + (h + 1) + "&step=" + s;
   }
 
   function handOf(k) {
@@ -320,7 +356,7 @@
     delete document.body.dataset.loading;
     if (!document.body.dataset.ready) performance.mark("viewer-ready"); // for benchmarks/bench_viewer.py
     document.body.dataset.ready = "1";
-    if (history.replaceState) history.replaceState(null, "", "#hand=" + (f.hand + 1) + "&step=" + step);
+    if (history.replaceState) history.replaceState(null, "", anchor(step));
     const h = handOf(k);
     for (const near of [h + 1, h - 1]) {
       if (near >= 0 && near < starts.length && !hands.has(near) && !D.live) load(near).catch(() => {});
@@ -363,16 +399,21 @@
     const h = handOf(step) + delta;
     if (h < 0) go(0);
     else if (h >= starts.length) go(total - 1);
-    else go(starts[h]);
+    else go(zero(h)); // its step 0
   }
 
+  // the frame an address names (docs/VIEWER.md): #hand=H&step=S, #hand=H (its step 0),
+  // #step=S (hand 1's), #hand=H&step=end (its last step), #step=end, #start
   function target() {
     const hash = location.hash;
-    const s = /step=(\d+|end)/.exec(hash);
-    if (s) return s[1] === "end" ? total - 1 : Number(s[1]);
-    const h = /hand=(\d+)/.exec(hash);
-    if (h) return starts[Math.max(1, Math.min(starts.length, Number(h[1]))) - 1];
-    return D.live ? total - 1 : 0;
+    const h = /[#&]hand=(\d+)/.exec(hash);
+    const s = /[#&]step=(\d+|end)/.exec(hash);
+    if (hash === "#start") return 0;
+    if (!h && !s) return D.live ? total - 1 : 0;
+    if (!h && s[1] === "end") return total - 1;
+    const hand = Math.max(1, Math.min(starts.length, h ? Number(h[1]) : 1)) - 1;
+    if (s && s[1] === "end") return lastOf(hand);
+    return frameOf(hand, s ? Number(s[1]) : 0);
   }
 
   function follow() {
@@ -396,7 +437,7 @@
       D.final = m.final || null;
       slider.max = String(total - 1);
       if (following) go(total - 1);
-      else $("step-label").textContent = "step " + step + " / " + (total - 1);
+      else $("step-label").textContent = stepLabel(step);
     };
     events.addEventListener("end", () => {
       events.close();
@@ -419,7 +460,7 @@
     clearTimeout(resting);
     if (hands.has(handOf(k))) go(k);
     else {
-      $("step-label").textContent = "step " + k + " / " + (total - 1);
+      $("step-label").textContent = stepLabel(k);
       document.body.dataset.loading = "1";
       resting = setTimeout(() => go(k), 120);
     }

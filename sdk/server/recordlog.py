@@ -13,14 +13,17 @@ request went out, ``ended_at`` when the last reply came, ``ms`` each decision's 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from protocol.actions import Action
 from protocol.claim_tiers import ClaimTiers
-from protocol.events import event_from_json
-from protocol.match import Match
+from protocol.events import Event, HandStart, event_from_json
+from protocol.hand_state import HandState
+from protocol.match import hand_plan
 from protocol.view import CLAIMS
+from protocol.wall import hand_seed, shuffled_wall
 from sdk.records import (
     FALLBACKS,
     Decision,
@@ -32,20 +35,27 @@ from sdk.records import (
     Timing,
     build_record,
 )
+from sdk.records.writer import canonical_decisions
 from sdk.server.store import StoredMatch
 
-__all__ = ["record_of"]
+__all__ = ["StoredDecisions", "record_of", "record_parts"]
 
 
 def record_of(stored: StoredMatch) -> Record:
     """The record of a finished or aborted match read from the store."""
+    record, decisions = record_parts(stored)
+    return replace(record, decisions=decisions.every())
+
+
+def record_parts(stored: StoredMatch) -> tuple[Record, StoredDecisions]:
+    """The record of ``stored`` without its decisions, and its decisions to replay hand
+    by hand when they are wanted: the viewer shows one hand at a time, and replaying a
+    whole 400-hand match was most of the time its first page took."""
     row = stored.row
     config = row.config
     decision_seconds = float(config.get("timing", {}).get("decision_ms", 3000)) / 1000
     first_dealer = int(config.get("first_dealer", 0))
     events = [event_from_json(e) for e in stored.events]
-    tiered = {int(s["seat"]) for s in config.get("seats", []) if s.get("transport") == "line"}
-    decisions = _decisions(stored.decisions, row.seed, row.hands, first_dealer, tiered)
     sent = [d["sent_at"] for d in stored.decisions if d.get("sent_at") is not None]
     replied = [d["replied_at"] for d in stored.decisions if d.get("replied_at") is not None]
     header = Header(
@@ -58,33 +68,81 @@ def record_of(stored: StoredMatch) -> Record:
         origin=Origin("server", match_id=row.match_id, table_id=row.table_id),
     )
     status = "finished" if stored.status == "finished" else "aborted"
-    return build_record(
-        header, events, decisions, status=status, ended_at=max(replied, default=None)
-    )
+    record = build_record(header, events, (), status=status, ended_at=max(replied, default=None))
+    return record, StoredDecisions(stored, record.events)
 
 
-def _decisions(
-    stored: list[dict[str, Any]], seed: int, hands: int, first_dealer: int, tiered: set[int]
+class StoredDecisions:
+    """A stored match's decision records with their legal actions, replayed on the
+    referee one hand at a time (:meth:`hand`, kept once replayed; :meth:`every`).
+
+    The legal actions are not stored: each hand is dealt again from the match's seed
+    (its dealer and round wind by R16, the scores its ``hand_start`` carries) and the
+    applied actions replayed on it, which also checks that the stored log is consistent.
+    Claim windows are replayed as the table asked them (:mod:`protocol.claim_tiers`: the
+    ``tiered`` seats, those on the line protocol, one tier at a time, so a seat may have a
+    record per tier and none for a tier it was never asked)."""
+
+    def __init__(self, stored: StoredMatch, events: Sequence[Event]) -> None:
+        config = stored.row.config
+        self.seed = stored.row.seed
+        self.first_dealer = int(config.get("first_dealer", 0))
+        self.tiered = {
+            int(s["seat"]) for s in config.get("seats", []) if s.get("transport") == "line"
+        }
+        self.events = events
+        self.starts = {e.hand: e for e in events if type(e) is HandStart}
+        self._stored: dict[int, list[dict[str, Any]]] = {}
+        for data in stored.decisions:
+            self._stored.setdefault(int(data["hand"]), []).append(data)
+        self._replayed: dict[int, tuple[Decision, ...]] = {}
+
+    def hand(self, hand: int) -> tuple[Decision, ...]:
+        """The decisions of hand ``hand`` (0-based) as the record holds them
+        (:func:`sdk.records.writer.canonical_decisions`)."""
+        found = self._replayed.get(hand)
+        if found is None:
+            found = self._replayed[hand] = canonical_decisions(self._replay(hand), self.events)
+        return found
+
+    def every(self) -> tuple[Decision, ...]:
+        """Every decision of the match, as the record holds them."""
+        return tuple(d for h in sorted(self._stored) for d in self.hand(h))
+
+    def _replay(self, hand: int) -> list[Decision]:
+        stored = self._stored.get(hand, [])
+        start = self.starts.get(hand)
+        if not stored or start is None:
+            return [_decision(data, int(data["seat"]), (), _applied(data)) for data in stored]
+        dealer, round_wind = hand_plan(hand, self.first_dealer)
+        wall = shuffled_wall(hand_seed(self.seed, hand))
+        state = HandState.new(wall, dealer, round_wind, hand_no=hand, scores=start.scores)
+        return _replayed(state, stored, self.tiered)
+
+
+def _applied(data: Mapping[str, Any]) -> Action:
+    return Action.from_json(data["applied"])
+
+
+def _replayed(
+    state: HandState, stored: Sequence[Mapping[str, Any]], tiered: set[int]
 ) -> list[Decision]:
-    """The stored decision records with their legal actions (replayed on the referee).
-    Claim windows are replayed as the table asked them (:mod:`protocol.claim_tiers`:
-    the ``tiered`` seats one tier at a time, so a seat may have a record per tier and
-    none for a tier it was never asked)."""
-    match = Match.new(seed, hands, first_dealer=first_dealer)
+    """The stored decision records of one hand with their legal actions, replayed on
+    ``state`` (the hand as dealt)."""
     out = []
     tiers: ClaimTiers | None = None
     offered: dict[int, tuple[Action, ...]] = {}
     for data in stored:
         seat = int(data["seat"])
-        applied = Action.from_json(data["applied"])
-        if tiers is None and not match.is_over and match.current.public.phase == CLAIMS:
-            tiers = ClaimTiers(match.pending(), tiered)
+        applied = _applied(data)
+        if tiers is None and not state.is_over and state.public.phase == CLAIMS:
+            tiers = ClaimTiers(state.pending(), tiered)
             offered = dict(tiers.asks())
         if tiers is None:
-            legal = match.pending().get(seat, ())
+            legal = state.pending().get(seat, ())
             out.append(_decision(data, seat, legal, applied))
-            if not match.is_over and seat in match.pending():
-                match.apply(seat, applied)
+            if not state.is_over and seat in state.pending():
+                state.apply(seat, applied)
             continue
         legal = offered.pop(seat, ())
         out.append(_decision(data, seat, legal, applied))
@@ -93,7 +151,7 @@ def _decisions(
             offered.update(tiers.asks())
         if tiers.done:
             for s, action in tiers.decisions().items():
-                match.apply(s, action)
+                state.apply(s, action)
             tiers = None
     return out
 
