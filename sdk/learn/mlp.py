@@ -3,7 +3,10 @@
 A policy file is an ``.npz`` with the input normalisation (``mean``, ``scale``, one per
 feature of the observation) and the layers ``w0, b0, w1, b1, ...`` of a multilayer
 perceptron with ReLUs between them; the last layer gives one logit per action of
-:mod:`sdk.learn.action_space`. Playing picks the legal action of highest logit. Training
+:mod:`sdk.learn.action_space`. With ``features`` (a one-element array holding
+:data:`~sdk.learn.features.FEATURES_VERSION`) the network reads the observation with
+:func:`~sdk.learn.features.with_features` appended. Playing picks the legal action of
+highest logit. Training
 (:mod:`sdk.learn.train`, which needs torch) writes the same file, so playing needs only
 numpy: a few matrix products per decision.
 
@@ -26,6 +29,7 @@ import numpy as np
 
 from sdk.learn.action_space import N_ACTIONS
 from sdk.learn.encoding import OBS_SIZE
+from sdk.learn.features import FEATURES_VERSION, N_FEATURES, with_features
 
 __all__ = ["MLP", "MLPPolicy", "PolicyFileError"]
 
@@ -42,6 +46,8 @@ class MLP:
     mean: np.ndarray
     scale: np.ndarray
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    features: bool = False
+    """Whether the input is the observation with its features appended."""
 
     @classmethod
     def load(cls, path: str | Path) -> MLP:
@@ -62,7 +68,13 @@ class MLP:
             mean, scale = arrays["mean"], arrays["scale"]
         except KeyError as exc:
             raise PolicyFileError(f"{name}: missing array {exc}") from None
-        net = cls(mean, scale, layers)
+        features = "features" in arrays
+        if features and int(arrays["features"][0]) != FEATURES_VERSION:
+            raise PolicyFileError(
+                f"{name}: features version {int(arrays['features'][0])}, "
+                f"this SDK computes version {FEATURES_VERSION}"
+            )
+        net = cls(mean, scale, layers, features)
         net._check(name)
         return net
 
@@ -80,11 +92,22 @@ class MLP:
         out = {"mean": self.mean, "scale": self.scale}
         for i, (w, b) in enumerate(self.layers):
             out[f"w{i}"], out[f"b{i}"] = w, b
+        if self.features:
+            out["features"] = np.array([FEATURES_VERSION], np.int32)
         return out
+
+    def inputs(self, observation: np.ndarray) -> np.ndarray:
+        """What the first layer reads: the observation, with its features if the
+        network was trained with them."""
+        return with_features(observation) if self.features else observation[..., :OBS_SIZE]
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """One logit per action (rows for a batch of observations)."""
-        x = (observation[..., : self.mean.shape[0]] - self.mean) * self.scale
+        return self.logits_of_inputs(self.inputs(observation))
+
+    def logits_of_inputs(self, inputs: np.ndarray) -> np.ndarray:
+        """:meth:`logits` of what :meth:`inputs` made (for batches already prepared)."""
+        x = (inputs - self.mean) * self.scale
         for i, (w, b) in enumerate(self.layers):
             x = x @ w + b
             if i < len(self.layers) - 1:
@@ -93,7 +116,7 @@ class MLP:
 
     def _check(self, name: str) -> None:
         width = self.mean.shape[0]
-        if self.scale.shape != (width,) or width > OBS_SIZE * 2:
+        if self.scale.shape != (width,) or width != OBS_SIZE + N_FEATURES * self.features:
             raise PolicyFileError(f"{name}: normalisation of {width} features does not fit")
         for i, (w, b) in enumerate(self.layers):
             if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):

@@ -39,6 +39,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=8, help="cloning epochs (default 8)")
     p.add_argument("--hidden", default="512,256", help="hidden layer sizes (default 512,256)")
     p.add_argument(
+        "--features",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="append shanten and acceptance of each discard (sdk.learn.features)",
+    )
+    p.add_argument(
         "--ppo-steps", type=int, default=200_000, help="PPO environment steps; 0 skips PPO"
     )
     p.add_argument(
@@ -111,7 +117,9 @@ def _train(args: argparse.Namespace, hidden: tuple[int, ...], opponents: tuple[s
     dataset = make_dataset(
         run, teacher=args.teacher, hands=args.data_hands, seed=args.seed, workers=args.workers
     )
-    net, agree = clone(run, dataset, CloneConfig(hidden, args.epochs, seed=args.seed), show)
+    net, agree = clone(
+        run, dataset, CloneConfig(hidden, args.features, args.epochs, seed=args.seed), show
+    )
     np.savez_compressed(run / "clone.npz", **net.arrays())
     print(f"clone: {agree:.1%} agreement with {args.teacher} on held-out decisions")
     done = {(p.stage, p.step) for p in read_curve(run)}

@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from sdk.learn.action_space import N_ACTIONS
+from sdk.learn.features import with_features
 from sdk.learn.mlp import MLP
 from sdk.learn.train.model import TorchMLP, masked_logits
 from sdk.learn.train.progress import bar
@@ -27,6 +28,9 @@ class CloneConfig:
     """How the clone is trained."""
 
     hidden: tuple[int, ...] = (512, 256)
+    features: bool = True
+    """Append :mod:`sdk.learn.features` to the observation (shanten and acceptance of
+    each discard): the clone agrees with defensive far more often with them."""
     epochs: int = 8
     batch: int = 512
     lr: float = 1e-3
@@ -40,12 +44,14 @@ def clone(
     """Train (or finish training) the clone; return it as numpy and its held-out agreement."""
     torch.manual_seed(config.seed)
     x, m, y = _load(dataset)
+    if config.features:
+        x = with_features(x)
     rng = np.random.default_rng(config.seed)
     order = rng.permutation(len(y))
     cut = max(1, int(len(y) * config.held_out))
     test, train = order[:cut], order[cut:]
     mean, scale = _normalisation(x[train])
-    model = TorchMLP(mean, scale, (x.shape[1], *config.hidden, N_ACTIONS))
+    model = TorchMLP(mean, scale, (x.shape[1], *config.hidden, N_ACTIONS), config.features)
     opt = torch.optim.Adam(model.parameters(), lr=config.lr)
     start = _resume(run / "clone.pt", model, opt)
     steps = -(-len(train) // config.batch)
@@ -67,8 +73,9 @@ def clone(
 
 
 def agreement(net: MLP, x: np.ndarray, m: np.ndarray, y: np.ndarray) -> float:
-    """The share of decisions where the network picks the teacher's action."""
-    logits = np.where(m > 0, net.logits(x), -np.inf)
+    """The share of decisions where the network picks the teacher's action (``x`` as
+    the first layer reads it)."""
+    logits = np.where(m > 0, net.logits_of_inputs(x), -np.inf)
     return float((logits.argmax(axis=1) == y).mean()) if len(y) else float("nan")
 
 

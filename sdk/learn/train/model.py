@@ -25,8 +25,11 @@ __all__ = ["TorchMLP", "masked_logits"]
 class TorchMLP(nn.Module):
     """Normalisation (fixed) and ReLU layers of ``sizes``."""
 
-    def __init__(self, mean: np.ndarray, scale: np.ndarray, sizes: tuple[int, ...]) -> None:
+    def __init__(
+        self, mean: np.ndarray, scale: np.ndarray, sizes: tuple[int, ...], features: bool = False
+    ) -> None:
         super().__init__()
+        self.features = features
         self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float32))
         self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
         self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(sizes))
@@ -50,13 +53,13 @@ class TorchMLP(nn.Module):
             (x.weight.detach().numpy().T.copy(), x.bias.detach().numpy().copy())
             for x in self.layers
         )
-        return MLP(self.mean.numpy().copy(), self.scale.numpy().copy(), layers)
+        return MLP(self.mean.numpy().copy(), self.scale.numpy().copy(), layers, self.features)
 
     @classmethod
     def from_numpy(cls, net: MLP) -> TorchMLP:
         """A trainable copy of ``net``."""
         sizes = (net.mean.shape[0], *(w.shape[1] for w, _ in net.layers))
-        model = cls(net.mean, net.scale, sizes)
+        model = cls(net.mean, net.scale, sizes, net.features)
         with torch.no_grad():
             for layer, (w, b) in zip(model.layers, net.layers, strict=True):
                 layer.weight.copy_(torch.from_numpy(w.T))

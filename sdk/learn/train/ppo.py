@@ -23,6 +23,7 @@ import torch
 
 from sdk.arena.loader import load_bot
 from sdk.learn.encoding import OBS_SIZE, ORACLE_SIZE
+from sdk.learn.features import with_features
 from sdk.learn.gym_env import TaiMahjongGymEnv
 from sdk.learn.mlp import MLP
 from sdk.learn.train.model import TorchMLP, masked_logits
@@ -61,8 +62,9 @@ def ppo(run: Path, start: MLP, config: PPOConfig, on_update=None, show: bool | N
     ``on_update(step, actor)`` is called after each update (the curve's evaluations)."""
     torch.manual_seed(config.seed)
     actor = TorchMLP.from_numpy(start)
-    mean = np.concatenate([start.mean, np.zeros(ORACLE_SIZE - OBS_SIZE, np.float32)])
-    scale = np.concatenate([start.scale, np.ones(ORACLE_SIZE - OBS_SIZE, np.float32)])
+    extra = ORACLE_SIZE - OBS_SIZE
+    mean = np.concatenate([start.mean[:OBS_SIZE], np.zeros(extra, np.float32)])
+    scale = np.concatenate([start.scale[:OBS_SIZE], np.ones(extra, np.float32)])
     critic = _Critic(mean, scale, (ORACLE_SIZE, 256, 256, 1))
     opt = torch.optim.Adam([*actor.parameters(), *critic.parameters()], lr=config.lr)
     done_steps = _resume(run / "ppo.pt", actor, critic, opt)
@@ -127,6 +129,7 @@ def _rollout(
     """``config.steps`` steps of every environment, each started anew from the seed."""
     n, t = len(envs), config.steps
     obs = np.zeros((t, n, ORACLE_SIZE), np.float32)
+    inputs = np.zeros((t, n, actor.width), np.float32)
     masks = np.zeros((t, n, 151), np.int8)
     actions = np.zeros((t, n), np.int64)
     logps, values, rewards, dones = (np.zeros((t, n), np.float32) for _ in range(4))
@@ -137,10 +140,11 @@ def _rollout(
     for s in range(t):
         obs[s] = np.stack([c["observation"] for c in current])
         masks[s] = np.stack([c["action_mask"] for c in current])
+        inputs[s] = with_features(obs[s]) if actor.features else obs[s][:, : actor.width]
         with torch.no_grad():
             x = torch.from_numpy(obs[s])
             dist = torch.distributions.Categorical(
-                logits=masked_logits(actor(x), torch.from_numpy(masks[s]))
+                logits=masked_logits(actor(torch.from_numpy(inputs[s])), torch.from_numpy(masks[s]))
             )
             a = dist.sample()
             logps[s], values[s] = dist.log_prob(a).numpy(), critic(x).squeeze(-1).numpy()
@@ -162,6 +166,7 @@ def _rollout(
     adv = _gae(rewards, values, dones, last, config)
     return {
         "obs": obs.reshape(t * n, -1),
+        "inputs": inputs.reshape(t * n, -1),
         "masks": masks.reshape(t * n, -1),
         "actions": actions.reshape(-1),
         "logps": logps.reshape(-1),
@@ -202,7 +207,9 @@ def _update(
         for start in range(0, size, config.minibatch):
             idx = torch.from_numpy(rng.permutation(size)[start : start + config.minibatch])
             x, m = tensors["obs"][idx], tensors["masks"][idx]
-            dist = torch.distributions.Categorical(logits=masked_logits(actor(x), m))
+            dist = torch.distributions.Categorical(
+                logits=masked_logits(actor(tensors["inputs"][idx]), m)
+            )
             logp = dist.log_prob(tensors["actions"][idx])
             ratio = (logp - tensors["logps"][idx]).exp()
             adv = tensors["adv"][idx]
