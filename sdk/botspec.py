@@ -12,11 +12,15 @@ server's ``--house`` and the reviewer all read a bot *spec* the same way:
                               callable returning a Bot (a factory)
 ``./mybot.py``                a Python file, read as a module (so a bot needs no package)
 ``./mybot.py:MyBot``          the attribute ``MyBot`` of that file
+``SPEC?key=value,...``        any of the above, made with those keyword arguments
+                              (``bots.neural?weights=run/policy.npz``; quote it in a shell)
 ============================  ==============================================================
 
 A spec is a file when it ends in ``.py`` or contains a path separator; a bare name is a
 house bot when the ``bots`` package has that module, otherwise a module. A spec that
 names nothing raises :class:`BotLoadError`, whose one-line message lists the house names.
+Option values are read as Python literals where they are one (``samples=64`` is an int,
+``fast=True`` a bool) and as text otherwise (a path).
 
 >>> resolve_bot("random").__name__, resolve_bot("bots.greedy:GreedyBot").__name__
 ('RandomBot', 'GreedyBot')
@@ -31,6 +35,8 @@ no bot 'gredy': it is not a house bot (defensive, greedy, ...), a module on the 
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -83,12 +89,14 @@ def canonical_spec(spec: str) -> str:
     spec = spec.strip()
     if spec.startswith(PROGRAM_PREFIXES):  # a line-protocol program: sdk.programs
         return spec
+    spec, sep, options = spec.partition("?")
     path, attr = _split(spec)
+    tail = (f":{attr}" if attr else "") + sep + options
     if _is_file(path):
-        return str(Path(path).expanduser().resolve()) + (f":{attr}" if attr else "")
+        return str(Path(path).expanduser().resolve()) + tail
     if "." not in path and path in house_names():
-        return f"{HOUSE_PACKAGE}.{path}" + (f":{attr}" if attr else "")
-    return spec
+        return f"{HOUSE_PACKAGE}.{path}" + tail
+    return spec + sep + options
 
 
 def resolve_bot(spec: str) -> Callable[..., Bot]:
@@ -100,14 +108,34 @@ def resolve_bot(spec: str) -> Callable[..., Bot]:
         raise BotLoadError(
             f"{spec!r} is a program: it is run per match (sdk.programs), not imported"
         )
-    path, attr = _split(canonical_spec(spec))
+    named, _, options = canonical_spec(spec).partition("?")
+    path, attr = _split(named)
     module = _load_file(path, spec) if _is_file(path) else _import(path, spec)
     if attr:
         target = getattr(module, attr, None)
         if target is None or not callable(target):
             raise BotLoadError(f"{spec!r}: {path} has no bot class or factory named {attr!r}")
-        return target  # type: ignore[no-any-return]
-    return _module_bot(module, spec)
+    else:
+        target = _module_bot(module, spec)
+    return functools.partial(target, **_options(options, spec)) if options else target
+
+
+def _options(text: str, spec: str) -> dict[str, object]:
+    """``key=value,key=value`` as keyword arguments, values read as literals if they are.
+
+    >>> _options("weights=run/a.npz,samples=64", "x")
+    {'weights': 'run/a.npz', 'samples': 64}
+    """
+    options: dict[str, object] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise BotLoadError(f"{spec!r}: options are key=value[,key=value...], not {item!r}")
+        try:
+            options[key.strip()] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            options[key.strip()] = value
+    return options
 
 
 def _split(spec: str) -> tuple[str, str]:

@@ -84,4 +84,4 @@ def test_ray_backend_without_ray_explains_the_extra(
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
     assert main(["bots.random"] * 4 + ["--backend", "ray", "--hands", "1", "--quiet"]) == 1
-    assert "pip install 'taimahjong[ray]'" in capsys.readouterr().err
+    assert "pip install '.[ray]'" in capsys.readouterr().err

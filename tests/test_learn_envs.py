@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from protocol.actions import PASS
+from protocol.actions import PASS, Action
 from sdk.learn.action_space import MaskedActionError, index_of
 from sdk.learn.aec import AGENTS, TaiMahjongAEC
 from sdk.learn.gym_env import TaiMahjongGymEnv
@@ -161,3 +161,90 @@ def test_hand_rewards_add_up_to_the_match_scores() -> None:
     scores = env.final_points
     assert [round(totals[a] * 1000) for a in AGENTS] == scores
     assert len(env.game.match.results) == 4 and sum(scores) == 0  # type: ignore[union-attr]
+
+
+def _greedy_index(env: TaiMahjongGymEnv) -> int:
+    """What bots.greedy answers at the learner's decision, as an action index."""
+    from bots.greedy import GreedyBot
+    from sdk.bot import DecisionRequest
+
+    game, seat = env.game, env.seat
+    assert game is not None
+    view, legal = game.views[seat], game.legal(seat)
+    return index_of(GreedyBot().choose(view, DecisionRequest(legal, 1e9, "", view.drawn_tile)))
+
+
+def test_action_masks_agree_with_the_observation_at_every_step() -> None:
+    env = TaiMahjongGymEnv(["bots.greedy"] * 3, seat=None, hands=2)
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+            obs, _, done, _, _ = env.step(env.action_space.sample())
+        assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+        assert np.flatnonzero(obs["action_mask"]).tolist() == [index_of(Action.parse("pass"))]
+
+
+def test_a_vector_env_carries_a_usable_mask_at_episode_ends() -> None:
+    import gymnasium
+
+    envs = gymnasium.make_vec(
+        "sdk.learn.gym_env:taimahjong/Mahjong-v1", num_envs=2, vectorization_mode="sync"
+    )
+    obs, _ = envs.reset(seed=4)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(400):
+        masks = obs["action_mask"]
+        assert masks.any(axis=1).all()  # never all zeros, episode end or not
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+        obs, _, terminated, _, _ = envs.step(actions)
+        ends += int(terminated.sum())
+    assert ends > 0
+    envs.close()
+
+
+def test_gymnasium_make_takes_the_constructor_keywords() -> None:
+    import gymnasium
+
+    env = gymnasium.make(
+        "sdk.learn.gym_env:taimahjong/Mahjong-v1", opponents=["bots.greedy"] * 3, hands=2
+    )
+    assert env.unwrapped.config.hands == 2
+    with pytest.raises(ValueError, match="shaping must be one of"):
+        TaiMahjongGymEnv(shaping="tiles")
+
+
+def test_shanten_shaping_adds_only_minus_the_first_potential() -> None:
+    env = TaiMahjongGymEnv(["bots.greedy"] * 3, seat=None, hands=2, shaping="shanten")
+    for seed in range(4):
+        env.reset(seed=seed)
+        first = env.shaping.potential(env.game.views[env.seat])  # type: ignore[union-attr]
+        total, done, shaped_steps = 0.0, False, 0
+        while not done:
+            _, reward, done, _, info = env.step(_greedy_index(env))
+            total += reward
+            shaped_steps += reward != 0
+        assert total == pytest.approx(info["points"] - first)
+        assert shaped_steps > 2  # paid along the way, not only at the hand ends
+
+
+def test_the_duplicate_baseline_pays_nothing_for_playing_as_the_baseline() -> None:
+    env = TaiMahjongGymEnv(["bots.greedy"] * 3, seat=None, hands=2, baseline="bots.greedy")
+    plain = TaiMahjongGymEnv(["bots.greedy"] * 3, seat=None, hands=2)
+    paid = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        plain.reset(seed=seed)
+        rewards, points, done = [], [], False
+        while not done:
+            index = _greedy_index(env)
+            _, reward, done, _, info = env.step(index)
+            _, plain_reward, _, _, _ = plain.step(index)
+            rewards.append(reward)
+            points.append(plain_reward)
+        assert rewards == [0.0] * len(rewards)  # the same play as the baseline: no difference
+        assert info["points"] == sum(points)  # info keeps the plain points
+        paid += any(points)
+    assert paid  # some hands paid the learner: the zeros above are differences

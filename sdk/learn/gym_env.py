@@ -5,7 +5,18 @@ or factories, as the arena takes them; :mod:`sdk.learn.opponents` plays them exa
 a table would). ``step`` plays the learner's action, then the bots, until the learner
 must decide again or the episode ends. Observations are the PettingZoo-style dict
 ``{"observation", "action_mask"}``; the reward is the learner's points (each hand's when
-it ends, or the episode's total at the end with ``reward="match"``).
+it ends, or the episode's total at the end with ``reward="match"``), optionally shaped
+or taken against a reference bot on the same deal (:mod:`sdk.learn.rewards`).
+
+:meth:`TaiMahjongGymEnv.action_masks` gives the mask as booleans, the convention of
+sb3-contrib's ``MaskablePPO``. At the end of an episode nothing is legal, but vector
+environments still ask for an action on the step that resets (and ignore it): so the
+final observation's mask holds pass alone (:data:`FINAL_MASK`), never all zeros, and a
+sampler that draws from it does not fail.
+
+The environment registers itself with Gymnasium as ``taimahjong/Mahjong-v1``:
+``gymnasium.make("sdk.learn.gym_env:taimahjong/Mahjong-v1", opponents=[...])`` imports
+and makes it in one call; the keyword arguments are the constructor's.
 
 An index outside the mask raises :class:`~sdk.learn.action_space.MaskedActionError`
 naming the legal set, and nothing changes. ``env.action_space.sample()`` draws a
@@ -30,14 +41,24 @@ import gymnasium
 import numpy as np
 from gymnasium.spaces import Discrete
 
+from protocol.actions import Action
 from sdk.arena.loader import BotSource, load_bot
-from sdk.learn.action_space import N_ACTIONS
+from sdk.learn.action_space import N_ACTIONS, index_of
 from sdk.learn.encoder import Encoder
 from sdk.learn.episodes import EpisodeConfig, EpisodeSeeds, observation_space
 from sdk.learn.game import LearningGame
 from sdk.learn.opponents import Opponents
+from sdk.learn.rewards import SHAPINGS, ShantenShaping, reference_points
 
-__all__ = ["LegalDiscrete", "LegalSample", "TaiMahjongGymEnv"]
+__all__ = ["ENV_ID", "FINAL_MASK", "LegalDiscrete", "LegalSample", "TaiMahjongGymEnv"]
+
+ENV_ID = "taimahjong/Mahjong-v1"
+"""The environment's Gymnasium id (registered when this module is imported)."""
+
+FINAL_MASK = np.zeros(N_ACTIONS, np.int8)
+"""The mask of an episode's final observation: pass alone (see the module docstring)."""
+FINAL_MASK[index_of(Action.parse("pass"))] = 1
+FINAL_MASK.setflags(write=False)
 
 
 class LegalSample(int):
@@ -80,7 +101,9 @@ class LegalDiscrete(Discrete):
 
 class TaiMahjongGymEnv(gymnasium.Env):
     """See the module docstring. ``seat`` is the learner's seat, or ``None`` to draw it
-    for each episode from the seed."""
+    for each episode from the seed. ``shaping`` (``None`` or ``"shanten"``, with
+    ``shaping_weight`` in points) and ``baseline`` (a bot spec) change the reward as
+    :mod:`sdk.learn.rewards` says; ``info["points"]`` stays the learner's plain points."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
@@ -94,7 +117,12 @@ class TaiMahjongGymEnv(gymnasium.Env):
         oracle: bool = False,
         reward_scale: float = 1.0,
         render_mode: str | None = None,
+        shaping: str | None = None,
+        shaping_weight: float = 100.0,
+        baseline: BotSource | None = None,
     ) -> None:
+        if shaping not in SHAPINGS:
+            raise ValueError(f"shaping must be one of {SHAPINGS}, not {shaping!r}")
         if len(opponents) != 3:
             raise ValueError(f"give three opponents, not {len(opponents)}")
         if seat is not None and seat not in range(4):
@@ -113,6 +141,14 @@ class TaiMahjongGymEnv(gymnasium.Env):
         self.opponents: Opponents | None = None
         self._seeds = EpisodeSeeds(None)
         self._points = 0
+        self.shaping = ShantenShaping(shaping_weight) if shaping else None
+        self.baseline = load_bot(baseline) if baseline is not None else None
+        self._potential = 0.0
+        self._reference: list[int] = []
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self._mask().astype(bool)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -126,6 +162,7 @@ class TaiMahjongGymEnv(gymnasium.Env):
             self._points = 0
             self._advance()
             if not self.game.is_over:  # type: ignore[union-attr]
+                self._potential = self._potential_now()
                 return self._obs(), {"seat": self.seat}
 
     def _start(self) -> None:
@@ -133,12 +170,23 @@ class TaiMahjongGymEnv(gymnasium.Env):
         match_seed, dealer = seeds.next(self.config.first_dealer)
         self.seat = seeds.rng.randrange(4) if self.fixed_seat is None else self.fixed_seat
         others = [s for s in range(4) if s != self.seat]
-        bots = {s: f.make(seeds.bot_seed()) for s, f in zip(others, self.factories, strict=True)}
+        bot_seeds = [0, 0, 0, 0]
+        for s in others:
+            bot_seeds[s] = seeds.bot_seed()
+        bots = {s: f.make(bot_seeds[s]) for s, f in zip(others, self.factories, strict=True)}
         self.game = LearningGame(
             match_seed, self.config.hands, dealer, self.config.reward, self._encoder
         )
         self.opponents = Opponents(bots, self.config.hands)
         self.opponents.feed(self.game.last_events)
+        if self.baseline is not None:
+            bot_seeds[self.seat] = seeds.bot_seed()
+            lineup = [self.baseline] * 4
+            for s, f in zip(others, self.factories, strict=True):
+                lineup[s] = f
+            self._reference = reference_points(
+                match_seed, self.config.hands, dealer, self.seat, lineup, bot_seeds
+            )
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         game = self.game
@@ -148,13 +196,37 @@ class TaiMahjongGymEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         if isinstance(action, LegalSample):
             action = action.resolve(game.mask(self.seat))
+        hands_done = len(game.match.results)
         points = game.step(self.seat, action)[self.seat]  # raises, unchanged, if illegal
         self.opponents.feed(game.last_events)  # type: ignore[union-attr]
         points += self._advance()
         self._points += points
         info = {"seat": self.seat, "points": self._points}
-        reward = float(points * self.config.reward_scale)
-        return self._obs(), reward, game.is_over, False, info
+        reward = points - self._reference_due(hands_done, len(game.match.results))
+        reward += self._shaped()
+        return self._obs(), float(reward * self.config.reward_scale), game.is_over, False, info
+
+    def _reference_due(self, before: int, now: int) -> int:
+        """The baseline's points for the hands that ended since ``before`` (for
+        ``reward="match"``, all of them at the end)."""
+        if not self._reference or before == now:
+            return 0
+        if self.config.reward == "match":
+            return sum(self._reference) if self.game.is_over else 0  # type: ignore[union-attr]
+        return sum(self._reference[before:now])
+
+    def _shaped(self) -> float:
+        """The shaping term: the potential now minus the potential at the last decision."""
+        if self.shaping is None:
+            return 0.0
+        before, self._potential = self._potential, self._potential_now()
+        return self._potential - before
+
+    def _potential_now(self) -> float:
+        game = self.game
+        if self.shaping is None or game is None or game.is_over:
+            return 0.0
+        return self.shaping.potential(game.views[self.seat])
 
     def _advance(self) -> int:
         """Let the bots play until the learner must decide or the episode ends; return
@@ -175,9 +247,19 @@ class TaiMahjongGymEnv(gymnasium.Env):
         game = self.game
         assert game is not None
         obs = game.observe_oracle(self.seat) if self.config.oracle else game.observe(self.seat)
-        return {"observation": obs, "action_mask": game.mask(self.seat)}
+        return {"observation": obs, "action_mask": self._mask()}
+
+    def _mask(self) -> np.ndarray:
+        game = self.game
+        if game is None or game.is_over:
+            return FINAL_MASK.copy()
+        return game.mask(self.seat)
 
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
         return repr(self.game.views[self.seat])
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point=TaiMahjongGymEnv, disable_env_checker=True)
