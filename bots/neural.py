@@ -10,7 +10,7 @@ weights file is one option away, on the command line or in a bot spec:
 .. code-block:: sh
 
     python -m bots.neural --local --weights run/policy.npz
-    python -m sdk.arena "bots.neural?weights=run/policy.npz" --opponents bots.greedy
+    python -m sdk.arena "bots.neural?weights=run/policy.npz" greedy greedy greedy
 
 A decision is one encoding and three matrix products: well under a millisecond.
 

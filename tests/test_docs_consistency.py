@@ -98,6 +98,10 @@ def _module_sources(module: str) -> list[Path] | None:
     if origin.name == "__init__.py" and not (origin.parent / "__main__.py").is_file():
         return None  # a package without __main__ cannot run with python -m
     own = sorted(origin.parent.glob("*.py")) if origin.name == "__init__.py" else [origin]
+    for runs in re.findall(r"from ([\w.]+) import main\b", origin.read_text(encoding="utf-8")):
+        found = importlib.util.find_spec(runs)  # the command line lives in another module
+        if found is not None and found.origin is not None:
+            own.append(Path(found.origin))
     if module.startswith("bots."):  # a bot: the common command line, plus its own options
         return [ROOT / "sdk" / "cli.py", *own]
     return own
