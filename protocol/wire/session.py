@@ -614,6 +614,13 @@ class WireServerSeat:
         )
         self._send(encode(frame))
 
+    def release(self) -> None:
+        """Forget the match's frames and settled requests (the server keeps the match's
+        record elsewhere): the seat is no longer served. A seat released mid-match
+        replays nothing to a later resume."""
+        self._log, self._settled, self._pending = [], {}, None
+        self._clear()
+
     def bye(self, reason: str = "") -> None:
         """End the session (after the match)."""
         self._send(encode(Bye(seq=self.seq, reason=reason)))

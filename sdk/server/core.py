@@ -447,6 +447,7 @@ class TournamentServer:
         self._open_line_seats = deque((t, s) for t, s in self._open_line_seats if t is not table)
         for seat in table.seats:
             self.line_tokens.pop(self._line_token_of.pop(id(seat), ""), None)
+        table.dispose()
 
     def create_table(self, body: TableCreate) -> TableCreated:
         """``POST /v1/tables``: validate, build and start a table. Seats not listed get

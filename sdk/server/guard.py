@@ -500,6 +500,10 @@ def protocol_classes(
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)
             super().connection_lost(exc)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # they held this protocol in a cycle through its scope
+                scope.pop(SEND_NOW, None)
+                scope.pop(SOCKET, None)
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)

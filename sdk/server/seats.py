@@ -175,6 +175,14 @@ class Seat:
     async def close(self) -> None:
         """Release the connection or program."""
 
+    def release(self) -> None:
+        """The table is being forgotten: drop the link to it and what the match left
+        behind, so that nothing keeps the seat and its table in a reference cycle (one
+        that only a full garbage collection would free, with every frame of the match
+        inside)."""
+        self.ctx = None
+        self._asked = None
+
     def _settle(
         self, action: Action, outcome: Outcome, reason: str, raw: str | None, at: float | None
     ) -> None:
@@ -317,6 +325,11 @@ class WsSeat(Seat):
         self._flush()
         if self.conn is not None:
             self.conn.close(1000, "match over")
+
+    def release(self) -> None:
+        super().release()
+        self.conn = None
+        self.wire.release()
 
     def _flush(self) -> None:
         wire, conn = self.wire, self.conn
@@ -514,6 +527,11 @@ class LineSeat(Seat):
         if self._reader is not None:
             await asyncio.gather(self._reader, return_exceptions=True)
 
+    def release(self) -> None:
+        super().release()
+        self.channel, self._reader, self._raw = None, None, []
+        self.spawn = None
+
 
 # --- house bots ------------------------------------------------------------------------
 
@@ -551,6 +569,11 @@ class HouseSeat(Seat):
         """A decision is running in the pool (the bot and mirror are its until done)."""
         self._backlog: list[Event] = []
         self._queued: _Asked | None = None
+
+    def release(self) -> None:
+        super().release()
+        self._backlog, self._queued = [], None
+        self.mirror = Mirror(self.seat)  # the views of the whole match
 
     async def open(self) -> None:
         self.bot.on_match_start(

@@ -374,6 +374,14 @@ class Table:
         self.records, self._held, self._tiers = [], [], None
         return self._final
 
+    def dispose(self) -> None:
+        """The server forgets this table (after ``finished_grace``): release every seat,
+        so that the table, its seats and their connections are freed at once by
+        reference counting, not left in cycles for a full garbage collection."""
+        for seat in self.seats:
+            seat.release()
+        self._settled = asyncio.Queue()
+
     # -- queries --
 
     def status(self) -> TableStatus:
