@@ -12,6 +12,7 @@ import asyncio
 import gc
 import json
 import tracemalloc
+import weakref
 from collections.abc import Sequence
 
 from protocol.wire import WireClient
@@ -20,6 +21,7 @@ from sdk.server import core
 from sdk.server.config import ServerConfig
 from sdk.server.core import TournamentServer
 from sdk.server.records import Clock
+from sdk.server.runner import full_collections, full_collections_so_far
 from sdk.server.seats import WsSeat
 
 TABLES = 200
@@ -93,3 +95,25 @@ async def test_memory_is_flat_over_200_finished_tables(monkeypatch) -> None:
     print("GROWN", grown, size_after - size)
     assert grown < 2_000, f"{grown} more objects after {TABLES - WARM_UP} more tables"
     assert size_after - size < 1_000_000, f"{size_after - size} bytes more"
+
+
+class _Node:
+    """An object in a reference cycle with itself."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_a_full_collection_comes_even_when_allocations_would_not_bring_one() -> None:
+    gc.disable()  # as under a high threshold: no collection unless asked for
+    try:
+        cycle = weakref.ref(_Node())
+        assert cycle() is not None
+        watcher = asyncio.create_task(full_collections(every=0.05))
+        before = full_collections_so_far()
+        await asyncio.sleep(0.3)
+        watcher.cancel()
+        assert full_collections_so_far() > before
+        assert cycle() is None
+    finally:
+        gc.enable()
