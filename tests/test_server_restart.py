@@ -137,9 +137,9 @@ def test_leaderboard_ranks_by_rating_with_intervals(tmp_path: Path) -> None:
     assert [e["rank"] for e in entries] == [1, 2]
     ratings = [e["rating"] for e in entries]
     assert ratings == sorted(ratings, reverse=True)
-    greedy = next(e for e in entries if e["bot_name"] == "greedy")
+    greedy = next(e for e in entries if e["bot_name"] == "house:greedy")  # the server's own
     assert greedy["matches"] == 2 and greedy["hands"] == 4
-    rnd = next(e for e in entries if e["bot_name"] == "random")
+    rnd = next(e for e in entries if e["bot_name"] == "house:random")
     assert rnd["matches"] == 6 and rnd["hands"] == 12  # three seats, two matches
     for e in entries:
         assert abs(e["points_per_hand"] - e["total_score"] / e["hands"]) < 0.001

@@ -28,10 +28,10 @@ from socket_helpers import closed_within, upgraded
 
 from protocol.actions import Action
 from protocol.events import Discard, Draw
+from protocol.names import display_name
 from protocol.tiles import Tile
 from protocol.wire import ActionRequest, SessionEnd, SessionStart, WireClient, WireServerSeat
 from protocol.wire.codec import WireDecodeError, decode_client_frame
-from protocol.wire.common import check_display_text
 from protocol.wire.messages import SEQ_MAX, Hello
 from protocol.wire.session import LOGGED_UNKNOWN, clip
 from sdk.arena.loader import load_bot
@@ -305,7 +305,7 @@ def test_names_and_versions_with_control_or_formatting_characters_are_malformed(
     frame = json.dumps({"type": "hello", "token": "t", "bot_name": "x", **field})
     with pytest.raises(WireDecodeError) as caught:
         decode_client_frame(frame)
-    assert "control or formatting characters (U+" in caught.value.reason
+    assert "control, formatting, private-use or unassigned characters (U+" in caught.value.reason
 
 
 @pytest.mark.parametrize(
@@ -313,7 +313,7 @@ def test_names_and_versions_with_control_or_formatting_characters_are_malformed(
 )
 def test_names_of_any_script_are_fine(name: str) -> None:
     assert Hello(bot_name=name, bot_version=name).bot_name == name
-    assert check_display_text(name) == name
+    assert display_name(name) == name
 
 
 async def test_a_hello_with_a_forged_name_is_refused_and_a_chinese_name_is_welcome(

@@ -29,6 +29,7 @@ from protocol.actions import Action
 from protocol.defaults import default_action
 from protocol.events import Event, HandEnd, HandStart, MatchEnd, project
 from protocol.line.adapter import Decided, LineReplyError, LineServerSeat, NextAsk, ReadyReply
+from protocol.names import house_name
 from protocol.wire import Decision, WireServerSeat
 from protocol.wire.messages import MatchConfig
 from sdk.bot import Bot, DecisionRequest, MatchInfo
@@ -46,6 +47,10 @@ log = logging.getLogger("sdk.server.seats")
 _LOGGED_STRAYS = 20
 """Lines outside any ask logged per line seat (start-up noise, strays); the rest are
 counted and dropped."""
+
+ABSENT = "default"
+"""The leaderboard name (under ``house:``) of a seat no bot ever took: the R17 default
+played it."""
 
 REPLAY_PIECE = 1 << 16
 """Characters of a resume's replay handed to a connection at a time (as it drains)."""
@@ -127,6 +132,11 @@ class Seat:
     def version(self) -> str:
         """The bot's version, if it said one (protocol v1's ``hello``); else empty."""
         return ""
+
+    @property
+    def player(self) -> tuple[str, str]:
+        """Who plays the seat, as the leaderboard credits it: (name, version)."""
+        return self.name, self.version
 
     @property
     def connected(self) -> bool:
@@ -235,6 +245,15 @@ class WsSeat(Seat):
     def version(self) -> str:
         """The ``bot_version`` of the bot's last ``hello``."""
         return self.wire.bot_version
+
+    @property
+    def player(self) -> tuple[str, str]:
+        """The name and version the bot gave in its last ``hello`` (it held the seat's
+        token), not the name the table's creator wrote; a seat no bot ever took is
+        played by the server's R17 default, ``house:default``."""
+        if not self.ever_connected:
+            return house_name(ABSENT), ""
+        return self.wire.bot_name, self.wire.bot_version
 
     @property
     def ready(self) -> bool:
@@ -392,6 +411,11 @@ class LineSeat(Seat):
     def connected(self) -> bool:
         """Whether the program is connected."""
         return self.channel is not None and not self.channel.closed
+
+    @property
+    def player(self) -> tuple[str, str]:
+        """The seat's name once a program took it; ``house:default`` if none did."""
+        return (self.name, "") if self.attached_at is not None else (house_name(ABSENT), "")
 
     @property
     def ready(self) -> bool:
@@ -569,6 +593,12 @@ class HouseSeat(Seat):
         """A decision is running in the pool (the bot and mirror are its until done)."""
         self._backlog: list[Event] = []
         self._queued: _Asked | None = None
+
+    @property
+    def player(self) -> tuple[str, str]:
+        """The house bot under the server's reserved namespace (``house:greedy``): no
+        remote seat can take its name."""
+        return house_name(self.name), ""
 
     def release(self) -> None:
         super().release()

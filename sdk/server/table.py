@@ -74,7 +74,13 @@ class TableSpec:
             "timing": {"decision_ms": self.decision_ms, "startup_ms": self.startup_ms},
             "origin": self.origin,
             "seats": [
-                {"seat": s.seat, "bot_name": s.name, "version": s.version, "transport": s.transport}
+                {
+                    "seat": s.seat,
+                    "bot_name": s.name,
+                    "version": s.version,
+                    "transport": s.transport,
+                    "player": list(s.player),
+                }
                 for s in seats
             ],
             **self.extra,
