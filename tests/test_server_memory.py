@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import sys
 import tracemalloc
 import weakref
 from collections.abc import Sequence
 
-from protocol.wire import WireClient
+from bots.random import RandomBot
+from protocol.wire import WireClient, WireServerSeat
 from protocol.wire.rest import SeatAssignment, TableCreate
+from sdk.local import play_match
 from sdk.server import core
 from sdk.server.config import ServerConfig
 from sdk.server.core import TournamentServer
@@ -117,3 +120,32 @@ async def test_a_full_collection_comes_even_when_allocations_would_not_bring_one
         assert cycle() is None
     finally:
         gc.enable()
+
+
+def test_a_seats_frames_are_kept_packed_and_a_resume_replays_them_unchanged() -> None:
+    bots = [RandomBot(seed=s) for s in range(4)]
+    events = play_match(bots, seed=11, hands=8, record_events=True).events
+    seat = WireServerSeat(0, "tok", "m-1", "t-1")
+    seat.connect()
+    seat.receive_frame(WireClient("tok", "me").hello(), 0.0)
+    sent: list[str] = []
+    for event in events:
+        seat.push_event(event)
+        sent += seat.data_to_send()
+    frames = [f for f in sent if f.startswith('{"type":"event"')]
+    assert len(frames) == seat.seq > 8 * 50
+    plain = sum(sys.getsizeof(f) for f in frames)
+    assert sum(map(len, seat._log._blocks)) < plain / 5  # the finished hands, packed
+    for last in (0, 1, len(frames) // 3, len(frames) - 1):
+        seat.disconnect()
+        seat.connect()
+        seat.receive_frame(
+            WireClient("tok", "me").hello().replace("}", f',"last_seq":{last}}}'), 0.0
+        )
+        replay: list[str] = []
+        while True:
+            piece = seat.data_to_send(4096)
+            replay += piece
+            if not seat.replaying:
+                break
+        assert [f for f in replay if f.startswith('{"type":"event"')] == frames[last:]
