@@ -35,12 +35,11 @@ import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 import websockets
 from bench_server import percentile, server_process
-from bench_server_attack import _ping_frame
+from bench_server_attack import _ping_frame, run_attacker
 
 from protocol.wire import WireClient
 
@@ -81,8 +80,7 @@ async def _upgrade(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWrite
     return reader, writer
 
 
-async def _abuse(url: str, stop: asyncio.Event) -> str:
-    port = int(url.rsplit(":", 1)[1])
+async def _abuse(url: str, port: int, stop: asyncio.Event) -> str:
     counts = {"cuts": 0, "idle": 0, "rest": 0}
     async with httpx.AsyncClient(base_url=url, timeout=5) as http:
         body = {
@@ -126,26 +124,6 @@ async def _abuse(url: str, stop: asyncio.Event) -> str:
 
     await asyncio.gather(*(pinger(t) for t in tokens), idler(), *(rest() for _ in range(16)))
     return f"cut off {counts['cuts']} times, {counts['idle']} idle connections, {counts['rest']} REST calls"
-
-
-def _abuser(url: str, nice: int, stop: Any, notes: Any) -> None:
-    os.nice(nice)
-
-    async def run() -> str:
-        event = asyncio.Event()
-
-        async def watch() -> None:
-            while not stop.is_set():
-                await asyncio.sleep(0.1)
-            event.set()
-
-        watcher = asyncio.create_task(watch())
-        try:
-            return await _abuse(url, event)
-        finally:
-            watcher.cancel()
-
-    notes.put(asyncio.run(run()))
 
 
 async def _timed(calls: Calls, work: Awaitable[bool]) -> None:
@@ -234,7 +212,7 @@ def main() -> None:
                 attacker = None
                 if phase == "abuser":
                     attacker = multiprocessing.Process(
-                        target=_abuser, args=(url, args.nice, stop, notes)
+                        target=run_attacker, args=(_abuse, url, args.nice, stop, notes)
                     )
                     attacker.start()
                     time.sleep(2.0)  # let it get going
