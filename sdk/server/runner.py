@@ -131,8 +131,10 @@ def tune_garbage_collector() -> None:
     development machine. And full collections come ten times rarer: one walks the whole
     heap of the tables playing (about 100,000 objects at 100 tables, 50-100 ms here), a
     pause that lands in the p99 latency of every table at once. Cyclic garbage waits
-    longer (about 28 MiB more at the peak of the attack benchmark); young collections
-    are unchanged. ``benchmarks/bench_server.py`` measures the effect
+    longer (about 28 MiB more at the peak of the attack benchmark), but none of it is
+    a finished table (those are freed by reference counting,
+    :meth:`sdk.server.table.Table.dispose`), and :func:`full_collections` runs one at
+    least once a minute; young collections are unchanged. ``benchmarks/bench_server.py`` measures the effect
     (``docs/SERVER.md``, Capacity)."""
     freeze_heap()
     young, middle, _ = gc.get_threshold()
