@@ -11,6 +11,10 @@ temporary directory):
   :func:`sdk.transports.ws.run_ws`, the client a bot author uses), of
   ``--ordinary-hands`` hands.
 
+First it prints what a seat's frame log costs (:class:`protocol.wire.framelog.FrameLog`):
+the frames of a 64-hand match kept as strings and packed per hand, and the CPU the
+packing adds per hand (``--frames-only``: just that).
+
 At each count the benchmark waits ``finished_grace`` (10 s) and a little more, so the
 finished tables are forgotten, then reads the server's ``VmRSS``. The goal of issue 32:
 the RSS after 50 finished tables within 50 MiB of the RSS after 5. Memory grows once
@@ -29,6 +33,7 @@ import asyncio
 import contextlib
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -41,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_server import lean_bot, server_process
 
 from bots.random import RandomBot
+from protocol.wire import WireServerSeat
+from sdk.local import play_match
 from sdk.transports.ws import run_ws
 
 GRACE = 10.0
@@ -116,6 +123,35 @@ def run(tree: str | None, scenario: str, hands: int, parallel: int, counts: list
         return asyncio.run(_measure(url, pid, scenario, hands, parallel, counts))
 
 
+def frame_log_figures(hands: int = 64) -> str:
+    """One seat's frames of a ``hands``-hand match: memory as strings and packed, and
+    the CPU time of pushing them with and without packing (medians of 5)."""
+    events = play_match(
+        [RandomBot(seed=s) for s in range(4)], seed=3, hands=hands, record_events=True
+    ).events
+
+    def push(pack: bool) -> tuple[float, WireServerSeat]:
+        seat = WireServerSeat(0, "token", "m-1", "t-1")
+        if not pack:
+            seat._log.pack = lambda: None  # type: ignore[method-assign]
+        started = time.process_time()
+        for event in events:
+            seat.push_event(event)
+        return time.process_time() - started, seat
+
+    plain_s = statistics.median(push(False)[0] for _ in range(5))
+    packed_s = statistics.median(push(True)[0] for _ in range(5))
+    log_plain, log_packed = push(False)[1]._log, push(True)[1]._log
+    plain = sum(sys.getsizeof(f) for f in log_plain.frames(0, len(log_plain)))
+    packed = sum(map(len, log_packed._blocks)) + sum(sys.getsizeof(f) for f in log_packed._recent)
+    extra = (packed_s - plain_s) / hands * 1000
+    return (
+        f"one seat's frames of a {hands}-hand match: {plain / MIB:.2f} MiB as strings,"
+        f" {packed / MIB:.2f} MiB packed ({plain / packed:.1f}x); pushing them"
+        f" {plain_s * 1000:.1f} ms, packed {packed_s * 1000:.1f} ms ({extra:+.3f} ms a hand)"
+    )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--before", help="a checkout to measure side by side (e.g. /work/main)")
@@ -124,7 +160,11 @@ def main() -> None:
     p.add_argument("--ordinary-hands", type=int, default=16, help="hands per table, ordinary play")
     p.add_argument("--parallel", type=int, default=4, help="tables played at once")
     p.add_argument("--counts", type=int, nargs="+", default=[5, 20, 50])
+    p.add_argument("--frames-only", action="store_true", help="only the frame log's figures")
     args = p.parse_args()
+    print(frame_log_figures(), flush=True)
+    if args.frames_only:
+        return
     trees = [("after (this tree)", str(Path(__file__).resolve().parent.parent))]
     if args.before:
         trees.insert(0, (f"before ({args.before})", args.before))
