@@ -53,3 +53,9 @@ def test_bench_search_judge_summarises_its_overrides(flags: tuple[str, ...]) -> 
     assert re.search(r"2 hands, \d+ searches, \d+ overrides", done.stdout)
     for line in done.stdout.splitlines()[:-1]:  # each override says where it was made
         assert re.match(r"  hand \d+ \((calm|threat)\): ", line), line
+
+
+def test_bench_server_memory_prints_the_frame_log_figures() -> None:
+    done = run_script("bench_server_memory.py", "--frames-only")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"MiB as strings, [\d.]+ MiB packed \([\d.]+x\)", done.stdout)
