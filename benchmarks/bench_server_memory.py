@@ -110,6 +110,11 @@ async def _measure(
                 done += batch
             await asyncio.sleep(GRACE + 2.0)
             out.append(rss(pid))
+            print(
+                f"  {scenario}: {out[-1] / MIB:.1f} MiB after {count} tables",
+                file=sys.stderr,
+                flush=True,
+            )
     return out
 
 
