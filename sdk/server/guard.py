@@ -24,7 +24,8 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
   checked at ``hello``), and a new connection over ``max_per_address`` makes room by
   closing the oldest *unsettled* connection of that address (one that has not sent its
   request headers, a keep-alive connection between requests, a WebSocket not seated
-  yet: :meth:`settle`), which is the abuser's when one client holds hundreds;
+  yet nor waiting in the lobby: :meth:`settle`), which is the abuser's when one client
+  holds hundreds;
 * a socket closed while it still holds data its peer has not read stays counted (it
   is still open, with its buffer) and is aborted ``linger`` seconds later: a peer that
   never reads cannot keep closed sockets, and their buffers, forever.
@@ -398,8 +399,9 @@ class SocketControl(Protocol):
     def abort(self) -> None:
         """Drop the connection at once, discarding what it has not sent."""
 
-    def identify(self, key: str) -> None:
-        """The connection holds the seat ``key`` names (see :meth:`ConnectionGuard.settle`)."""
+    def identify(self, key: str | None) -> None:
+        """The connection holds the seat ``key`` names, or waits for one in the lobby
+        (``None``; see :meth:`ConnectionGuard.settle`)."""
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -489,9 +491,10 @@ def protocol_classes(
                 scope[SEND_NOW] = self.send_now
                 scope[SOCKET] = self
 
-        def identify(self, key: str) -> None:
-            """The connection holds a seat (``key`` names it): it is settled, and if it
-            is cut off for abuse on a shared address, ``key`` is barred."""
+        def identify(self, key: str | None) -> None:
+            """The connection holds a seat (``key`` names it) or waits in the lobby for
+            one (``None``): it is settled, and if it is cut off for abuse on a shared
+            address, ``key`` is barred."""
             self._client_key = key
             guard.settle(self.transport)
 

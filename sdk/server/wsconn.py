@@ -156,9 +156,10 @@ class WsConnection:
         self.error(ErrorCode.CONFLICT, "a new connection presented this seat's token")
         self.close(CLOSE_POLICY, "replaced by a new connection")
 
-    def identify(self, key: str) -> None:
-        """The connection holds the seat ``key`` names: its socket is settled (it never
-        gives way to a newcomer on a shared address) and an abuse bar falls on ``key``."""
+    def identify(self, key: str | None) -> None:
+        """The connection holds the seat ``key`` names (``None``: a bot waiting in the
+        lobby for one): its socket is settled (it never gives way to a newcomer on a
+        shared address) and an abuse bar falls on ``key``."""
         if self._socket is not None:
             self._socket.identify(key)
 
@@ -263,7 +264,8 @@ class _Session:
         if hello is None:
             return
         pending: asyncio.Task[str | bytes | None] | None = None
-        if hello.token is None:
+        if hello.token is None:  # a bot that spoke the protocol waits for its table
+            self.conn.identify(None)
             pending = asyncio.create_task(self._receive())
             seat = await self._lobby(hello, pending)
             if seat is None:
