@@ -96,3 +96,13 @@ async def test_idle_local_connections_give_way_but_a_seated_bot_keeps_its_own(
             await seated.send(WireClient(token, "seated").ready())
             await seated.ping()  # the seated bot's connection is still open
         assert server.server.guard.evicted >= 1
+
+
+async def test_a_lobby_bot_waiting_for_its_table_does_not_give_way(tmp_path: Path) -> None:
+    config = _config(tmp_path, max_per_address=3, handshake_timeout=30.0, lobby_wait=60.0)
+    async with running_server(config) as server, websockets.connect(server.ws_url) as waiting:
+        await waiting.send(WireClient(None, "waiting").hello())
+        await asyncio.sleep(0.3)  # in the lobby now
+        idle = [await raw_socket(server) for _ in range(3)]  # over the address's cap
+        assert await closed_within(idle[0][0], 2)  # an idle one gave way, not the bot
+        await asyncio.wait_for(waiting.ping(), 2)
