@@ -41,6 +41,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import functools
 import json
 import multiprocessing
 import os
@@ -315,10 +316,17 @@ ATTACKS: dict[str, Attack] = {
 }
 
 
-def _attacker(name: str, url: str, idle: int, nice: int, stop: Any, notes: Any) -> None:
-    """The attacker's process: run attack ``name`` until ``stop`` is set. It stands for
-    other machines, so it runs at a low CPU priority (``--nice``, 19): on a shared
-    machine its own CPU would otherwise slow the victims' bots, not the server."""
+def run_attacker(
+    attack: Attack,
+    url: str,
+    nice: int,
+    stop: Any,
+    notes: Any,
+) -> None:
+    """An attacker's process: run ``attack`` until ``stop`` is set, put its note in
+    ``notes``. It stands for other machines, so it runs at a low CPU priority
+    (``--nice``, 19): on a shared machine its own CPU would otherwise slow the victims'
+    bots, not the server."""
     os.nice(nice)
 
     async def run() -> str:
@@ -330,15 +338,18 @@ def _attacker(name: str, url: str, idle: int, nice: int, stop: Any, notes: Any) 
             event.set()
 
         watcher = asyncio.create_task(watch())
-        port = int(url.rsplit(":", 1)[1])
         try:
-            if name == "idle":
-                return await attack_idle(url, port, event, idle)
-            return await ATTACKS[name](url, port, event)
+            return await attack(url, int(url.rsplit(":", 1)[1]), event)
         finally:
             watcher.cancel()
 
     notes.put(asyncio.run(run()))
+
+
+def _attacker(name: str, url: str, idle: int, nice: int, stop: Any, notes: Any) -> None:
+    """Attack ``name`` in this process (:func:`run_attacker`)."""
+    attack = functools.partial(attack_idle, count=idle) if name == "idle" else ATTACKS[name]
+    run_attacker(attack, url, nice, stop, notes)
 
 
 async def phase(name: str, url: str, pid: int, log: Path, args: argparse.Namespace) -> Result:

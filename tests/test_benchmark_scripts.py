@@ -74,3 +74,9 @@ def test_bench_view_open_prints_before_and_after() -> None:
     assert re.search(r"one a line \d+ ms, in one call \d+ ms", done.stdout)
     assert re.search(r"whole match replayed \(before\): \d+ ms", done.stdout)
     assert re.search(r"after / before: parse [\d.]+, record and page [\d.]+", done.stdout)
+
+
+def test_bench_server_memory_prints_the_frame_log_figures() -> None:
+    done = run_script("bench_server_memory.py", "--frames-only")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"MiB as strings, [\d.]+ MiB packed \([\d.]+x\)", done.stdout)

@@ -286,6 +286,8 @@ def test_server_option_defaults_in_docs_equal_the_parser() -> None:
     wrong = []
     for option, quoted in rows:
         default = defaults.get(option)
+        if isinstance(default, list):  # as it is typed: CIDR CIDR
+            default = " ".join(map(str, default))
         if quoted.strip() in ("", "off", "none", "random") or default is None:
             continue
         if str(default) != quoted.strip() and not _same_number(default, quoted.strip()):

@@ -11,6 +11,7 @@ import httpx
 
 from bots.random import RandomBot
 from sdk.server.config import ServerConfig
+from sdk.server.core import LEADERBOARD_TTL
 from sdk.server.ratings import MatchOutcome, leaderboard
 from sdk.server.runner import running_server
 from sdk.transports.ws import run_ws
@@ -82,3 +83,49 @@ async def test_the_version_sent_in_hello_reaches_the_leaderboard(tmp_path: Path)
             await asyncio.sleep(0.05)
     entry = next(e for e in board["entries"] if e["bot_name"] == "versioned")
     assert entry["bot_version"] == "2.1" and entry["hands"] == 1 and entry["rank"] >= 1
+
+
+class Impostor(RandomBot):
+    name = "greedy"  # the house bot's name, said in hello
+
+
+class Renamed(RandomBot):
+    name = "bob"
+    version = "3"
+
+
+async def _finished(http: httpx.AsyncClient, table_id: str) -> None:
+    for _ in range(400):
+        if (await http.get(f"/v1/tables/{table_id}")).json()["status"] == "finished":
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{table_id} did not finish")
+
+
+async def test_results_go_to_who_played_and_no_remote_seat_takes_a_house_bots_line(
+    tmp_path: Path,
+) -> None:
+    config = ServerConfig(
+        port=0, db_path=str(tmp_path / "l.db"), leaderboard_min_hands=1, connect_wait=0.5
+    )
+    async with running_server(config) as server, httpx.AsyncClient(base_url=server.url) as http:
+        house = [{"seat": s, "bot_name": "greedy", "transport": "builtin"} for s in (1, 2, 3)]
+        posed = [{"seat": 0, "bot_name": "greedy"}, *house]  # a REST seat named greedy
+        one = (await http.post("/v1/tables", json={"seed": 5, "hands": 1, "seats": posed})).json()
+        await run_ws(Impostor(seed=1), server.ws_url, one["tokens"]["0"])
+        seats = [{"seat": 0, "bot_name": "alice"}, {"seat": 1, "bot_name": "greedy"}]
+        two = (await http.post("/v1/tables", json={"seed": 6, "hands": 1, "seats": seats})).json()
+        await run_ws(Renamed(seed=2), server.ws_url, two["tokens"]["0"])  # seat 1: no one
+        for created in (one, two):
+            await _finished(http, created["table_id"])
+        reserved = {"seat": 0, "bot_name": "house:greedy"}
+        refused = await http.post("/v1/tables", json={"seed": 7, "hands": 1, "seats": [reserved]})
+        await asyncio.sleep(LEADERBOARD_TTL)
+        board = (await http.get("/v1/leaderboard")).json()
+    assert refused.status_code == 422
+    lines = {(e["bot_name"], e["bot_version"]): e for e in board["entries"]}
+    assert lines[("house:greedy", "")]["hands"] == 3 + 2  # its own seats only
+    assert lines[("greedy", "")]["hands"] == 1  # the impostor has a line of its own
+    assert lines[("bob", "3")]["hands"] == 1  # the hello name, not the REST seat's "alice"
+    assert lines[("house:default", "")]["hands"] == 1  # nobody took seat 1 of table two
+    assert not any(name == "alice" for name, _ in lines)

@@ -353,7 +353,8 @@ def test_a_throttled_flooder_is_found_out_and_an_honest_burst_is_not() -> None:
 
 
 async def test_an_address_cut_off_for_abuse_is_barred_for_a_while(tmp_path: Path) -> None:
-    async with running_server(_config(tmp_path, abuse_cooldown=1.0)) as server:
+    config = _config(tmp_path, abuse_cooldown=1.0, shared_networks=[])  # addresses not shared
+    async with running_server(config) as server:
         reader, writer = await upgraded(server, source="127.0.0.2")
         writer.write(ws_frame(0x9, b"p") * 100)  # far more pings than a keepalive needs
         await writer.drain()
@@ -456,7 +457,9 @@ async def test_connections_that_never_speak_are_closed(tmp_path: Path) -> None:
 
 
 async def test_connections_are_capped_in_total_and_per_address(tmp_path: Path) -> None:
-    config = _config(tmp_path, max_connections=6, max_per_address=3, handshake_timeout=30.0)
+    config = _config(
+        tmp_path, max_connections=6, max_per_address=3, handshake_timeout=30.0, shared_networks=[]
+    )
     async with running_server(config) as server:
         held = [await raw_socket(server) for _ in range(3)]
         over, _ = await raw_socket(server)
@@ -541,7 +544,9 @@ async def test_rest_requests_are_rate_limited_per_client(tmp_path: Path) -> None
 async def test_a_client_has_few_requests_in_progress_and_lists_are_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = _config(tmp_path, rest_concurrency=2, rest_rate=1000.0, rest_burst=1000)
+    config = _config(
+        tmp_path, rest_concurrency=2, rest_rate=1000.0, rest_burst=1000, shared_networks=[]
+    )
     async with running_server(config) as server:
         release = asyncio.Event()
         calls = []

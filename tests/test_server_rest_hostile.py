@@ -127,7 +127,9 @@ async def test_a_complete_body_is_served_after_others_stall(server: ServerHandle
 async def test_requests_being_served_still_count_against_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = _config(tmp_path, rest_concurrency=2, rest_rate=1000.0, rest_burst=1000)
+    config = _config(
+        tmp_path, rest_concurrency=2, rest_rate=1000.0, rest_burst=1000, shared_networks=[]
+    )  # per address, as for addresses that are not shared
     async with running_server(config) as server:
         release = asyncio.Event()
         listing = server.server.list_tables

@@ -137,9 +137,9 @@ def test_leaderboard_ranks_by_rating_with_intervals(tmp_path: Path) -> None:
     assert [e["rank"] for e in entries] == [1, 2]
     ratings = [e["rating"] for e in entries]
     assert ratings == sorted(ratings, reverse=True)
-    greedy = next(e for e in entries if e["bot_name"] == "greedy")
+    greedy = next(e for e in entries if e["bot_name"] == "house:greedy")  # the server's own
     assert (greedy["matches"], greedy["seats"], greedy["hands"]) == (2, 2, 4)
-    rnd = next(e for e in entries if e["bot_name"] == "random")
+    rnd = next(e for e in entries if e["bot_name"] == "house:random")
     assert (rnd["matches"], rnd["seats"], rnd["hands"]) == (2, 6, 4)  # three seats a match
     for e in entries:  # one seat's points per hand: every match had two hands
         assert abs(e["points_per_hand"] - e["total_score"] / (e["seats"] * 2)) < 0.001

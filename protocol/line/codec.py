@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
 from protocol.line.tile_ids import LineError, TileIdError, kind_of
+from protocol.names import display_name
 from protocol.tiles import Tile
 
 __all__ = [
@@ -157,9 +158,14 @@ def _chow_kinds(kinds: list[Tile], what: str) -> None:
 
 
 def _word(name: str) -> str:
-    """``name`` if it is one word of printable ASCII (no control character: a name must
-    not forge a log line or colour a terminal)."""
-    if not name or not (name.isascii() and name.isprintable()) or any(c.isspace() for c in name):
+    """``name`` if it is one word of printable ASCII: a name by the one rule for names
+    (:func:`~protocol.names.display_name`: it must not forge a log line or colour a
+    terminal), narrowed to what ``/start`` can carry."""
+    try:
+        shown = display_name(name)
+    except ValueError:
+        shown = ""
+    if shown != name or not (name.isascii() and name.isprintable()) or " " in name:
         raise _Invalid(f"{name!r} must be one ASCII word")
     return name
 

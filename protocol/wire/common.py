@@ -15,7 +15,6 @@ Action.parse('discard 1m')
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -37,43 +36,12 @@ __all__ = [
     "SessionEnd",
     "SessionStart",
     "WireInput",
-    "check_display_text",
 ]
 
 DECISION_SECONDS = 3.0
 """The budget of one decision (R17)."""
 STARTUP_SECONDS = 30.0
 """The default start-up budget: from ``welcome`` to ``ready`` (loading a model)."""
-
-
-_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-"""Unicode categories a name may not contain: control characters (newlines, escape),
-formatting characters (bidirectional overrides, zero-width joiners), lone surrogates,
-and line and paragraph separators."""
-
-
-def check_display_text(text: str, what: str = "a name") -> str:
-    """``text`` if it shows as what it is: a bot's name or version may not forge a log
-    line, colour a terminal or reverse the text around it; raises ``ValueError`` naming
-    the first such character by its code point (never echoing the text). Letters of
-    every script and ordinary spaces are fine. The one rule for every name a client
-    gives (protocol v1 ``hello``, REST table seats).
-
-    >>> check_display_text("機器人 2.0")
-    '機器人 2.0'
-    >>> check_display_text("bot\x1b[31m")
-    Traceback (most recent call last):
-      ...
-    ValueError: a name may not contain control or formatting characters (U+001B)
-    """
-    if text.isprintable():  # the fast path: no Cc, Cf, Cs, Zl, Zp (nor Co, Cn, Zs)
-        return text
-    for char in text:
-        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
-            raise ValueError(
-                f"{what} may not contain control or formatting characters (U+{ord(char):04X})"
-            )
-    return text
 
 
 class RejectReason(StrEnum):

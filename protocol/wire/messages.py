@@ -29,6 +29,7 @@ from pydantic import (
 
 from protocol.actions import Action, ActionKind, ActionParseError
 from protocol.events import Event, EventParseError, event_from_json
+from protocol.names import bot_name, display_name
 from protocol.tiles import Tile, TileParseError
 from protocol.wire import PROTOCOL_VERSION
 from protocol.wire.common import (
@@ -36,7 +37,6 @@ from protocol.wire.common import (
     STARTUP_SECONDS,
     ErrorCode,
     RejectReason,
-    check_display_text,
 )
 
 __all__ = [
@@ -83,13 +83,14 @@ def _check_tile(text: str) -> str:
 TileText = Annotated[str, AfterValidator(_check_tile)]
 """A tile in notation ``5m``, ``E``, ``C``…"""
 
-BotName = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(check_display_text)]
-"""A bot's name as a client gives it: 1 to 64 characters, letters of any script, no
-control or formatting characters (:func:`~protocol.wire.common.check_display_text`)."""
+BotName = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(bot_name)]
+"""A bot's name as a client gives it: 1 to 64 characters, the one rule for names
+(:func:`~protocol.names.display_name`: NFC, trimmed, something visible, letters of any
+script and emoji, nothing hidden), outside the server's reserved ``house:`` namespace."""
 VersionText = Annotated[
     str,
     Field(max_length=64),
-    AfterValidator(lambda text: check_display_text(text, "a version")),
+    AfterValidator(lambda text: display_name(text, "a version", empty=True)),
 ]
 """A version a client gives (``bot_version``, ``client_version``): as :data:`BotName`,
 but may be empty."""

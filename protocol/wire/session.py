@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from protocol.actions import Action
 from protocol.defaults import default_action
-from protocol.events import Event, project
+from protocol.events import Event, HandEnd, project
 from protocol.tiles import Tile
 from protocol.wire import PROTOCOL_VERSION
 from protocol.wire.codec import (
@@ -54,6 +54,7 @@ from protocol.wire.common import (
     SessionStart,
     WireInput,
 )
+from protocol.wire.framelog import FrameLog
 from protocol.wire.messages import (
     Ack,
     ActionModel,
@@ -331,7 +332,8 @@ class WireServerSeat:
         self.startup_deadline: float | None = None
         self.bot_name = ""
         self.bot_version = ""
-        self._log: list[str] = []
+        self._log = FrameLog()
+        """Every event frame sent, for resumes (finished hands packed)."""
         self._out: list[str] = []
         self._replay = self._replay_end = 0
         """``_log[_replay:_replay_end]``: the events a resume has still to send."""
@@ -375,13 +377,9 @@ class WireServerSeat:
         out, self._out = self._out, []
         start, end = self._replay, self._replay_end
         if start < end:
-            stop = end
-            if max_replay is not None:
-                stop, size, frames = start, 0, self._log
-                while stop < end and size < max_replay:
-                    size += len(frames[stop])
-                    stop += 1
-            out += self._log[start:stop]
+            piece = self._log.frames(start, end, max_replay)
+            stop = start + len(piece)
+            out += piece
             self._replay = stop
             if stop == end:
                 out += self._after
@@ -437,6 +435,8 @@ class WireServerSeat:
         frame = event_frame(self.seq, seen)
         self._log.append(frame)
         self._send(frame)
+        if type(seen) is HandEnd:
+            self._log.pack()
 
     def request(self, legal: Sequence[Action], now: float, drawn_tile: int | None = None) -> str:
         """Ask the seat to choose among the referee's ``legal`` actions; returns the
@@ -613,6 +613,13 @@ class WireServerSeat:
             seq=self.seq, request_id=request_id, reason=reason, message=message, applied=model
         )
         self._send(encode(frame))
+
+    def release(self) -> None:
+        """Forget the match's frames and settled requests (the server keeps the match's
+        record elsewhere): the seat is no longer served. A seat released mid-match
+        replays nothing to a later resume."""
+        self._log, self._settled, self._pending = FrameLog(), {}, None
+        self._clear()
 
     def bye(self, reason: str = "") -> None:
         """End the session (after the match)."""

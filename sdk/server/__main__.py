@@ -12,6 +12,7 @@ program run on stdin/stdout, like the official wrapper) or a house bot name.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import socket
 import sqlite3
@@ -157,6 +158,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-connections", type=int, default=d.max_connections)
     p.add_argument("--max-per-address", type=int, default=d.max_per_address)
     p.add_argument(
+        "--shared-networks",
+        nargs="*",
+        metavar="CIDR",
+        default=d.shared_networks,
+        help="networks whose addresses many clients share, so limits go by connection and"
+        " seat there (default: loopback; none given: per address everywhere)",
+    )
+    p.add_argument(
         "--rest-rate", type=float, default=d.rest_rate, help="REST requests/s per address"
     )
     p.add_argument("--rest-burst", type=int, default=d.rest_burst)
@@ -199,6 +208,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         keep_days=args.keep_days,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
+        shared_networks=list(args.shared_networks),
         rest_rate=args.rest_rate,
         rest_burst=args.rest_burst,
         rest_body_timeout=args.rest_body_timeout,
@@ -255,6 +265,11 @@ def _check(config: ServerConfig) -> None:
         raise ValueError(
             "--" + problem.replace("decision_ms", "decision-ms").replace("startup_ms", "startup-ms")
         )
+    for network in config.shared_networks:
+        try:
+            ipaddress.ip_network(network)
+        except ValueError:
+            raise ValueError(f"--shared-networks: {network!r} is not a network (CIDR)") from None
     _check_database(config.db_path)
     if config.seed_key is not None:
         try:

@@ -244,6 +244,7 @@ def create_app(server: TournamentServer) -> FastAPI:
         max_body=config.max_body_bytes,
         concurrency=config.rest_concurrency,
         body_timeout=config.rest_body_timeout,
+        shared=server.guard.shared,
     )
 
     @app.websocket("/v1/ws")

@@ -146,6 +146,13 @@ class ServerConfig:
     once. Keep it under the process's file-descriptor limit."""
     max_per_address: int = 512
     """Open sockets from one address (a table needs four; the lobby one per bot)."""
+    shared_networks: list[str] = field(default_factory=lambda: ["127.0.0.0/8", "::1/128"])
+    """Networks whose addresses many clients share (loopback: every local client; add a
+    NAT's or a proxy's): there the per-address limits above tell clients apart instead.
+    The REST rate and at-once limits are per connection, an abuse bar falls on the seat
+    token of the connection cut off, and a connection over ``max_per_address`` closes
+    the address's oldest unsettled one rather than being refused. Empty: every address
+    is one client (the per-address limits everywhere)."""
     handshake_timeout: float = 10.0
     """Seconds a new connection has to send its request headers (then, for a
     WebSocket, its ``hello``); one that does not is closed."""

@@ -250,7 +250,10 @@ class TournamentServer:
         self.house_pool = HousePool(config.house_workers, config.house_share)
         """House bots decide here, off the event loop, paced and at a lower priority."""
         self.guard = ConnectionGuard(
-            _socket_cap(config.max_connections), config.max_per_address, config.abuse_cooldown
+            _socket_cap(config.max_connections),
+            config.max_per_address,
+            config.abuse_cooldown,
+            shared_networks=config.shared_networks,
         )
         """Open sockets, total and per address (HTTP, WebSocket and line TCP)."""
 
@@ -433,6 +436,7 @@ class TournamentServer:
         self._open_line_seats = deque((t, s) for t, s in self._open_line_seats if t is not table)
         for seat in table.seats:
             self.line_tokens.pop(self._line_token_of.pop(id(seat), ""), None)
+        table.dispose()
 
     def create_table(self, body: TableCreate) -> TableCreated:
         """``POST /v1/tables``: validate, build and start a table. Seats not listed get
@@ -586,6 +590,7 @@ class TournamentServer:
             log.info("%s: gone before it was seated", label)
             await channel.close()
             return
+        self.guard.settle(writer.transport)  # a program, not a stray connection
         if token is not None:
             table, seat = self.line_tokens.get(token, (None, None))
             if table is None or seat is None or table.state != "waiting" or seat.channel:

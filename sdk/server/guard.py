@@ -18,6 +18,14 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
   pings, not reading) is barred for ``abuse_cooldown`` seconds: its new connections are
   closed on accept, before any parsing, so reconnecting in a loop costs the server
   next to nothing (its other open connections are left alone);
+* but an address many clients share (``shared_networks``: loopback by default, where
+  every local client has the same address) is never barred nor capped as one client:
+  there the seat token of the connection cut off is barred instead (:meth:`barred`,
+  checked at ``hello``), and a new connection over ``max_per_address`` makes room by
+  closing the oldest *unsettled* connection of that address (one that has not sent its
+  request headers, a keep-alive connection between requests, a WebSocket not seated
+  yet nor waiting in the lobby: :meth:`settle`), which is the abuser's when one client
+  holds hundreds;
 * a socket closed while it still holds data its peer has not read stays counted (it
   is still open, with its buffer) and is aborted ``linger`` seconds later: a peer that
   never reads cannot keep closed sockets, and their buffers, forever.
@@ -38,12 +46,24 @@ connection, HTTP or WebSocket, passes through one :class:`ConnectionGuard`:
 (True, 3)
 >>> guard.bar("10.0.0.2", now=0.0); guard.barred("10.0.0.2", now=1.0), guard.barred("10.0.0.2", now=9.0)
 (True, False)
+
+On a shared address the oldest unsettled connection gives way, and a settled one stays:
+
+>>> guard = ConnectionGuard(max_connections=9, max_per_address=2, shared_networks=["127.0.0.0/8"])
+>>> a, b, c = T("127.0.0.1"), T("127.0.0.1"), T("127.0.0.1")
+>>> a.abort = b.abort = lambda: None
+>>> guard.admit(a), guard.admit(b); guard.settle(a); guard.admit(c), guard.open
+(True, True)
+(True, 2)
+>>> guard.bar("127.0.0.1", key="seat:k", now=0.0); guard.barred("127.0.0.1", now=1.0), guard.barred("seat:k", now=1.0)
+(False, True)
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import struct
 import time
@@ -126,6 +146,7 @@ class ConnectionGuard:
         max_per_address: int,
         abuse_cooldown: float = 2.0,
         linger: float = 2.0,
+        shared_networks: Sequence[str] = (),
     ) -> None:
         self.max_connections = max_connections
         self.max_per_address = max_per_address
@@ -142,19 +163,57 @@ class ConnectionGuard:
         self._barred: dict[str, float] = {}
         """Address -> until when (``time.monotonic``) its new connections are refused."""
         self.refused = 0
+        self.evicted = 0
+        """Unsettled connections closed to make room on a shared address."""
+        self._networks = tuple(ipaddress.ip_network(n) for n in shared_networks)
+        self._shared: dict[str, bool] = {}
+        self._unsettled: dict[int, tuple[Any, str]] = {}
+        """Open sockets not settled (:meth:`settle`), oldest first."""
 
-    def bar(self, address: str, now: float | None = None) -> None:
+    def shared(self, address: str) -> bool:
+        """Whether ``address`` is one many clients share (in ``shared_networks``)."""
+        known = self._shared.get(address)
+        if known is None:
+            try:
+                ip = ipaddress.ip_address(address)
+                known = any(ip in network for network in self._networks)
+            except ValueError:
+                known = False
+            if len(self._shared) < _MAX_BARRED:
+                self._shared[address] = known
+        return known
+
+    def settle(self, transport: Any) -> None:
+        """The connection is busy with a client's business (a request in progress, a
+        WebSocket holding a seat): it no longer gives way on a shared address."""
+        self._unsettled.pop(id(transport), None)
+
+    def unsettle(self, transport: Any) -> None:
+        """The connection is idle again (a keep-alive connection between requests)."""
+        key = id(transport)
+        entry = self._open.get(key)
+        if entry is not None:
+            self._unsettled.pop(key, None)
+            self._unsettled[key] = entry  # the youngest
+
+    def bar(self, address: str, now: float | None = None, key: str | None = None) -> None:
         """Refuse new connections from ``address`` for ``abuse_cooldown`` seconds (one of
-        its connections was just cut off for abuse)."""
+        its connections was just cut off for abuse); on a shared address bar ``key``
+        instead (the connection's seat, if it had one): the other clients there did
+        nothing."""
         if self.abuse_cooldown <= 0:
             return
+        if self.shared(address):
+            if key is None:
+                return
+            address = key
         now = time.monotonic() if now is None else now
         if len(self._barred) >= _MAX_BARRED:
             self._barred = {a: t for a, t in self._barred.items() if t > now}
         self._barred[address] = now + self.abuse_cooldown
 
     def barred(self, address: str, now: float | None = None) -> bool:
-        """Whether ``address`` is barred now."""
+        """Whether ``address`` (or a key given to :meth:`bar`) is barred now."""
         until = self._barred.get(address)
         if until is None:
             return False
@@ -177,6 +236,7 @@ class ConnectionGuard:
             _, address = self._open.pop(key)
             self._per_address[address] -= 1
             self._lingering.pop(key, None)
+            self._unsettled.pop(key, None)
 
     def sweep(self, now: float | None = None) -> int:
         """Abort the sockets closed ``linger`` seconds ago or more that still hold data
@@ -232,6 +292,8 @@ class ConnectionGuard:
             or self._per_address[address] >= self.max_per_address
         ):
             self._prune()
+            if self._per_address[address] >= self.max_per_address and self.shared(address):
+                self._evict(address)
             if (
                 len(self._open) >= self.max_connections
                 or self._per_address[address] >= self.max_per_address
@@ -248,14 +310,32 @@ class ConnectionGuard:
                         self.refused,
                     )
                 return False
-        self._open[key] = (transport, address)
+        self._open[key] = self._unsettled[key] = (transport, address)
         self._per_address[address] += 1
         self._schedule()
         return True
 
+    def _evict(self, address: str) -> None:
+        """Close the oldest unsettled connection of ``address`` (a shared one at its cap)."""
+        for transport, where in self._unsettled.values():
+            if where == address:
+                self.release(transport)
+                transport.abort()
+                self.evicted += 1
+                if self.evicted == 1 or self.evicted % 1000 == 0:
+                    log.warning(
+                        "%s (shared) has %d connections: the oldest idle one closed for a new"
+                        " one; %d so closed so far",
+                        address,
+                        self.max_per_address,
+                        self.evicted,
+                    )
+                return
+
     def release(self, transport: Any) -> None:
         """A socket closed (optional: closed sockets are also pruned lazily)."""
         entry = self._open.pop(id(transport), None)
+        self._unsettled.pop(id(transport), None)
         if entry is not None:
             self._per_address[entry[1]] -= 1
             self._lingering.pop(id(transport), None)
@@ -319,6 +399,10 @@ class SocketControl(Protocol):
     def abort(self) -> None:
         """Drop the connection at once, discarding what it has not sent."""
 
+    def identify(self, key: str | None) -> None:
+        """The connection holds the seat ``key`` names, or waits for one in the lobby
+        (``None``; see :meth:`ConnectionGuard.settle`)."""
+
 
 def text_frame(payload: bytes) -> bytes:
     """An unmasked, unfragmented WebSocket text frame (RFC 6455, 5.2): a server's frame.
@@ -368,9 +452,15 @@ def protocol_classes(
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            if self._handshake is not None and self.cycle is not None:
-                self._handshake.cancel()
-                self._handshake = None
+            if self.cycle is not None:  # a request is in progress (not an upgrade)
+                guard.settle(self.transport)
+                if self._handshake is not None:
+                    self._handshake.cancel()
+                    self._handshake = None
+
+        def on_response_complete(self) -> None:
+            guard.unsettle(self.transport)  # idle until its next request
+            super().on_response_complete()
 
         def handle_websocket_upgrade(self, event: Any) -> None:
             if self._handshake is not None:
@@ -392,6 +482,7 @@ def protocol_classes(
             self._pings = TokenBucket(PING_RATE, PING_BURST, time.monotonic())
             self._batch: list[bytes] = []
             self._flush_soon = False
+            self._client_key: str | None = None
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
@@ -399,6 +490,13 @@ def protocol_classes(
             if scope is not None:  # the app may write frames at once (see send_now)
                 scope[SEND_NOW] = self.send_now
                 scope[SOCKET] = self
+
+        def identify(self, key: str | None) -> None:
+            """The connection holds a seat (``key`` names it) or waits in the lobby for
+            one (``None``): it is settled, and if it is cut off for abuse on a shared
+            address, ``key`` is barred."""
+            self._client_key = key
+            guard.settle(self.transport)
 
         def backlog(self) -> int:
             """Bytes written for the peer that it has not taken: in the transport's
@@ -500,6 +598,10 @@ def protocol_classes(
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)
             super().connection_lost(exc)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # they held this protocol in a cycle through its scope
+                scope.pop(SEND_NOW, None)
+                scope.pop(SOCKET, None)
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
@@ -509,9 +611,14 @@ def protocol_classes(
         def _cut(self, why: str) -> None:
             """Abort the connection for abuse and bar its address for a while."""
             address = _address(self.transport)
-            guard.bar(address)
+            guard.bar(address, key=self._client_key)
+            barred = "its seat" if guard.shared(address) else "the address"
             log.warning(
-                "%s %s; disconnecting (barred for %g s)", address, why, guard.abuse_cooldown
+                "%s %s; disconnecting (%s barred for %g s)",
+                address,
+                why,
+                barred,
+                guard.abuse_cooldown,
             )
             self.transport.abort()
 

@@ -1,7 +1,10 @@
 """The leaderboard: who is better, and how sure we are.
 
-Finished matches are grouped by bot *identity*, its name and version (as sent in
-``hello``), whatever seat or transport it played. For each identity: matches, hands,
+Finished matches are grouped by bot *identity*, the name and version of whoever played
+the seat (:func:`credited_players`: what a protocol v1 bot said in ``hello`` holding the
+seat's token, a line seat's name, ``house:NAME`` for the server's own bots), whatever
+seat or transport it played. Names are shown by the one rule for names
+(:func:`protocol.names.display_name`). For each identity: matches, hands,
 points per hand with a 95% t interval over its matches (each match's points per hand is
 one observation), and an OpenSkill rating (the Plackett-Luce model for the four players
 of a match, ranked by final score, applied match by match in the order played). Bots
@@ -17,13 +20,49 @@ should not top the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from protocol.names import display_name, house_name
 from protocol.wire.rest import Leaderboard, LeaderboardEntry
 from sdk.arena.stats import mean_interval
 
-__all__ = ["MatchOutcome", "leaderboard"]
+__all__ = ["MatchOutcome", "credited_players", "leaderboard"]
+
+UNNAMED = "(unnamed)"
+"""Shown for a name stored before the rule for names that the rule refuses."""
+
+
+def _shown(name: str, empty: bool = False) -> str:
+    try:
+        return display_name(name, empty=empty)
+    except ValueError:
+        return "" if empty else UNNAMED
+
+
+def credited_players(
+    names: Sequence[str], seats: Sequence[Mapping[str, Any]]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names and versions a stored match's results are credited to, by seat: each
+    seat's ``player`` (see :attr:`sdk.server.seats.Seat.player`); for a match stored
+    before players were recorded, the seat's name, a house bot's under ``house:``.
+
+    >>> seats = [{"seat": 0, "player": ["me", "2"]}, {"seat": 1, "transport": "builtin"}]
+    >>> credited_players(["x", "greedy", "c ", "d"], seats)
+    (('me', 'house:greedy', 'c', 'd'), ('2', '', '', ''))
+    """
+    by_seat = {s.get("seat"): s for s in seats}
+    players, versions = [], []
+    for i, name in enumerate(names):
+        seat = by_seat.get(i, {})
+        player = seat.get("player")
+        if player is None:
+            builtin = seat.get("transport") == "builtin"
+            player = [house_name(name) if builtin else name, seat.get("version", "")]
+        players.append(_shown(player[0]))
+        versions.append(_shown(player[1], empty=True))
+    return tuple(players), tuple(versions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,10 @@
 """Limits on REST requests, as an ASGI middleware around the app: a request rate per
 client address, and a body size enforced while the body is read.
 
-* Each client address has a :class:`~sdk.server.security.TokenBucket` of
+* A client is its address, or on an address many clients share (``shared``: loopback
+  by default, see ``ServerConfig.shared_networks``) its connection: there one client
+  flooding over its connection is refused while its neighbours are served.
+* Each client has a :class:`~sdk.server.security.TokenBucket` of
   ``rate`` requests a second with bursts of ``burst``; a request over it is answered
   ``429`` with code ``rate_limited`` and a ``Retry-After`` header, without running the
   endpoint. WebSocket connections are not metered here (they have their own limits).
@@ -33,6 +36,7 @@ import json
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -75,8 +79,10 @@ class RestLimits:
         max_body: int,
         concurrency: int = 8,
         body_timeout: float = 5.0,
+        shared: Callable[[str], bool] = lambda address: False,
     ) -> None:
         self.app = app
+        self.shared = shared
         self.rate, self.burst, self.max_body = rate, burst, max_body
         self.concurrency = concurrency
         self.body_timeout = body_timeout
@@ -115,6 +121,8 @@ class RestLimits:
             return
         client = scope.get("client")
         address = client[0] if client else "?"
+        if client and self.shared(address):
+            address = f"{address}:{client[1]}"  # one connection, one client
         if self._busy[address] >= self.concurrency or not self.allow(address, time.monotonic()):
             await self._refuse(send)
             return

@@ -131,20 +131,56 @@ def tune_garbage_collector() -> None:
     development machine. And full collections come ten times rarer: one walks the whole
     heap of the tables playing (about 100,000 objects at 100 tables, 50-100 ms here), a
     pause that lands in the p99 latency of every table at once. Cyclic garbage waits
-    longer (about 28 MiB more at the peak of the attack benchmark); young collections
-    are unchanged. ``benchmarks/bench_server.py`` measures the effect
+    longer (about 28 MiB more at the peak of the attack benchmark), but none of it is
+    a finished table (those are freed by reference counting,
+    :meth:`sdk.server.table.Table.dispose`), and :func:`full_collections` runs one at
+    least once a minute; young collections are unchanged. ``benchmarks/bench_server.py`` measures the effect
     (``docs/SERVER.md``, Capacity)."""
     freeze_heap()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTION_RATIO)
 
 
+FULL_COLLECTION_EVERY = 60.0
+"""Seconds at most between two full collections of a served process (see
+:func:`full_collections`)."""
+
+
+def full_collections_so_far() -> int:
+    """Full (generation 2) collections this process has run.
+
+    >>> before = full_collections_so_far(); _ = gc.collect(); full_collections_so_far() > before
+    True
+    """
+    return int(gc.get_stats()[2]["collections"])
+
+
+async def full_collections(every: float = FULL_COLLECTION_EVERY) -> None:
+    """Run a full collection whenever none ran for ``every`` seconds, forever.
+
+    The rarer full collections of :func:`tune_garbage_collector` came so rarely under
+    steady play that none ran in sixteen 1,024-hand tables, and whatever cyclic garbage
+    there was waited for ever; this keeps them coming at least once a minute, one pause
+    of a few tens of milliseconds, while finished tables themselves are freed at once by
+    reference counting (:meth:`sdk.server.table.Table.dispose`)."""
+    seen = full_collections_so_far()
+    while True:
+        await asyncio.sleep(every)
+        now = full_collections_so_far()
+        if now == seen:
+            gc.collect()
+            now = full_collections_so_far()
+        seen = now
+
+
 async def _tune_once_started(userver: uvicorn.Server) -> None:
     """:func:`tune_garbage_collector` as soon as ``userver`` has started (never, if it
-    fails to start: the failure then ends :func:`serve` as it would without this)."""
+    fails to start: the failure then ends :func:`serve` as it would without this), then
+    :func:`full_collections` until the server stops."""
     while not userver.started:
         await asyncio.sleep(0.01)
     tune_garbage_collector()
+    await full_collections()
 
 
 def serve(config: ServerConfig, seats: Sequence[str] = (), log_level: str = "info") -> None:

@@ -31,6 +31,7 @@ from protocol.events import Event, HandEnd, HandStart, MatchEnd, project
 from protocol.line.asks import LineReplyError
 from protocol.line.codec import LineParseError, ReadyLine, parse_program_line
 from protocol.line.referee import Decided, LineServerSeat, NextAsk, ReadyReply
+from protocol.names import house_name
 from protocol.wire import Decision, WireServerSeat
 from protocol.wire.messages import MatchConfig
 from sdk.bot import Bot, DecisionRequest, MatchInfo
@@ -48,6 +49,10 @@ log = logging.getLogger("sdk.server.seats")
 _LOGGED_STRAYS = 20
 """Lines outside any ask logged per line seat (start-up noise, strays); the rest are
 counted and dropped."""
+
+ABSENT = "default"
+"""The leaderboard name (under ``house:``) of a seat no bot ever took: the R17 default
+played it."""
 
 REPLAY_PIECE = 1 << 16
 """Characters of a resume's replay handed to a connection at a time (as it drains)."""
@@ -131,6 +136,11 @@ class Seat:
         return ""
 
     @property
+    def player(self) -> tuple[str, str]:
+        """Who plays the seat, as the leaderboard credits it: (name, version)."""
+        return self.name, self.version
+
+    @property
     def connected(self) -> bool:
         """Whether the bot is connected."""
         return True
@@ -176,6 +186,14 @@ class Seat:
 
     async def close(self) -> None:
         """Release the connection or program."""
+
+    def release(self) -> None:
+        """The table is being forgotten: drop the link to it and what the match left
+        behind, so that nothing keeps the seat and its table in a reference cycle (one
+        that only a full garbage collection would free, with every frame of the match
+        inside)."""
+        self.ctx = None
+        self._asked = None
 
     def _settle(
         self, action: Action, outcome: Outcome, reason: str, raw: str | None, at: float | None
@@ -229,6 +247,15 @@ class WsSeat(Seat):
     def version(self) -> str:
         """The ``bot_version`` of the bot's last ``hello``."""
         return self.wire.bot_version
+
+    @property
+    def player(self) -> tuple[str, str]:
+        """The name and version the bot gave in its last ``hello`` (it held the seat's
+        token), not the name the table's creator wrote; a seat no bot ever took is
+        played by the server's R17 default, ``house:default``."""
+        if not self.ever_connected:
+            return house_name(ABSENT), ""
+        return self.wire.bot_name, self.wire.bot_version
 
     @property
     def ready(self) -> bool:
@@ -320,6 +347,11 @@ class WsSeat(Seat):
         if self.conn is not None:
             self.conn.close(1000, "match over")
 
+    def release(self) -> None:
+        super().release()
+        self.conn = None
+        self.wire.release()
+
     def _flush(self) -> None:
         wire, conn = self.wire, self.conn
         pull = getattr(conn, "pull", None)
@@ -402,6 +434,11 @@ class LineSeat(Seat):
     def connected(self) -> bool:
         """Whether the program is connected."""
         return self.channel is not None and not self.channel.closed
+
+    @property
+    def player(self) -> tuple[str, str]:
+        """The seat's name once a program took it; ``house:default`` if none did."""
+        return (self.name, "") if self.attached_at is not None else (house_name(ABSENT), "")
 
     @property
     def ready(self) -> bool:
@@ -589,6 +626,11 @@ class LineSeat(Seat):
         if self._reader is not None:
             await asyncio.gather(self._reader, return_exceptions=True)
 
+    def release(self) -> None:
+        super().release()
+        self.channel, self._reader, self._raw = None, None, []
+        self.spawn = None
+
 
 # --- house bots ------------------------------------------------------------------------
 
@@ -626,6 +668,17 @@ class HouseSeat(Seat):
         """A decision is running in the pool (the bot and mirror are its until done)."""
         self._backlog: list[Event] = []
         self._queued: _Asked | None = None
+
+    @property
+    def player(self) -> tuple[str, str]:
+        """The house bot under the server's reserved namespace (``house:greedy``): no
+        remote seat can take its name."""
+        return house_name(self.name), ""
+
+    def release(self) -> None:
+        super().release()
+        self._backlog, self._queued = [], None
+        self.mirror = Mirror(self.seat)  # the views of the whole match
 
     async def open(self) -> None:
         self.bot.on_match_start(

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from protocol.events import Event
-from sdk.server.ratings import MatchOutcome
+from sdk.server.ratings import MatchOutcome, credited_players
 from sdk.server.records import DecisionRecord
 from sdk.server.retention import Retention, at_cap, cap, compact, enforce, read_hands, trim
 from sdk.server.transaction import transaction
@@ -579,8 +579,7 @@ def _finished_matches(db: sqlite3.Connection) -> list[MatchOutcome]:
         "SELECT seat_names, config, scores, hands_played FROM matches"
         " WHERE status='finished' ORDER BY serial"
     ):
-        seats = {s["seat"]: s.get("version", "") for s in json.loads(config).get("seats", [])}
-        seat_names = tuple(json.loads(names))
-        versions = tuple(seats.get(i, "") for i in range(len(seat_names)))
-        out.append(MatchOutcome(seat_names, versions, tuple(json.loads(scores)), hands))
+        seats = json.loads(config).get("seats", [])
+        players, versions = credited_players(json.loads(names), seats)
+        out.append(MatchOutcome(players, versions, tuple(json.loads(scores)), hands))
     return out

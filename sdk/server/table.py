@@ -77,7 +77,13 @@ class TableSpec:
             "timing": {"decision_ms": self.decision_ms, "startup_ms": self.startup_ms},
             "origin": self.origin,
             "seats": [
-                {"seat": s.seat, "bot_name": s.name, "version": s.version, "transport": s.transport}
+                {
+                    "seat": s.seat,
+                    "bot_name": s.name,
+                    "version": s.version,
+                    "transport": s.transport,
+                    "player": list(s.player),
+                }
                 for s in seats
             ],
             **self.extra,
@@ -409,6 +415,14 @@ class Table:
         self.line_table = None
         self.records, self._held, self._tiers = [], [], None
         return self._final
+
+    def dispose(self) -> None:
+        """The server forgets this table (after ``finished_grace``): release every seat,
+        so that the table, its seats and their connections are freed at once by
+        reference counting, not left in cycles for a full garbage collection."""
+        for seat in self.seats:
+            seat.release()
+        self._settled = asyncio.Queue()
 
     # -- queries --
 

@@ -57,6 +57,15 @@ HELLO_TIMEOUT = 10.0
 CLOSE_TOO_BIG, CLOSE_POLICY = 1009, 1008
 
 
+def seat_key(token: str) -> str:
+    """What an abuse bar on a shared address falls on: the seat of ``token``.
+
+    >>> seat_key("abc")
+    'seat:abc'
+    """
+    return f"seat:{token}"
+
+
 class WsConnection:
     """One WebSocket connection: an outbox drained by a writer task (a
     :class:`~sdk.server.seats.FrameSink`)."""
@@ -146,6 +155,13 @@ class WsConnection:
             return
         self.error(ErrorCode.CONFLICT, "a new connection presented this seat's token")
         self.close(CLOSE_POLICY, "replaced by a new connection")
+
+    def identify(self, key: str | None) -> None:
+        """The connection holds the seat ``key`` names (``None``: a bot waiting in the
+        lobby for one): its socket is settled (it never gives way to a newcomer on a
+        shared address) and an abuse bar falls on ``key``."""
+        if self._socket is not None:
+            self._socket.identify(key)
 
     def grant(self) -> None:
         """Allow the client one more frame beyond the rate (an answer the server asked for)."""
@@ -248,13 +264,19 @@ class _Session:
         if hello is None:
             return
         pending: asyncio.Task[str | bytes | None] | None = None
-        if hello.token is None:
+        if hello.token is None:  # a bot that spoke the protocol waits for its table
+            self.conn.identify(None)
             pending = asyncio.create_task(self._receive())
             seat = await self._lobby(hello, pending)
             if seat is None:
                 return
             first = encode(hello.model_copy(update={"token": seat.token}))
         else:
+            if self.server.guard.barred(seat_key(hello.token)):
+                self.conn.error(
+                    ErrorCode.RATE_LIMITED, "this seat was cut off for abuse; retry soon"
+                )
+                return
             seat = self.server.seat_for_token(hello.token)
             if seat is None:
                 ended = self.server.token_ended(hello.token)
@@ -275,6 +297,7 @@ class _Session:
         if not seat.attach(self.conn, first, Clock.now()):
             return
         self.seat = seat
+        self.conn.identify(seat_key(seat.token))
         await self._frames(seat, pending)
 
     def end(self) -> None:
