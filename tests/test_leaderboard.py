@@ -124,7 +124,8 @@ async def test_results_go_to_who_played_and_no_remote_seat_takes_a_house_bots_li
         board = (await http.get("/v1/leaderboard")).json()
     assert refused.status_code == 422
     lines = {(e["bot_name"], e["bot_version"]): e for e in board["entries"]}
-    assert lines[("house:greedy", "")]["hands"] == 3 + 2  # its own seats only
+    greedy = lines[("house:greedy", "")]  # its own seats only, in two matches of one hand
+    assert (greedy["matches"], greedy["seats"], greedy["hands"]) == (2, 3 + 2, 2)
     assert lines[("greedy", "")]["hands"] == 1  # the impostor has a line of its own
     assert lines[("bob", "3")]["hands"] == 1  # the hello name, not the REST seat's "alice"
     assert lines[("house:default", "")]["hands"] == 1  # nobody took seat 1 of table two
