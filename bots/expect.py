@@ -1,0 +1,333 @@
+"""Expect: every decision by one number, the expected points of the hand.
+
+Defensive prices discards with two rough tables (win chance, danger). This bot values
+each candidate with the own-draw evaluator (:mod:`sdk.expect`): the seat's own future
+draws enumerated over the kinds that help, wins priced with the scorer's tai (R15
+points, self-draws paid by three), the opponents as hazards (someone else wins first,
+ron on our waits) fitted from self-play. For a discard ``d``::
+
+    value(d) = -q(d) * deal_in_loss + (1 - q(d)) * E[points of the hand left]
+
+with ``q(d)`` defensive's deal-in estimate (threat x danger, rescaled to the observed
+rate). Push or fold is that one comparison. A chow or pung is taken when the best
+discard after it is worth more than passing; kongs and wins are greedy's.
+
+Anytime: a first pass values hands exactly up to shanten 1 (about a millisecond a
+hand); a second pass to ``depth`` (default 2) runs while ``think_ms`` and the request's
+time allow, and its answer replaces the first only if it finishes. An evaluator error
+(:class:`~sdk.expect.value.ImpossibleHandError`) falls back to defensive's answer.
+
+>>> from bots.defensive import DefensiveBot
+>>> from sdk.local import play_match
+>>> result = play_match([ExpectBot(), DefensiveBot(), DefensiveBot(), DefensiveBot()], seed=3, hands=2)
+>>> sum(result.scores), result.stats[0].fallbacks
+(0, 0)
+
+Command line: ``python -m bots.expect --local --hands 4 --opponents defensive``, with
+``--depth N`` and ``--think-ms MS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bots.defensive import DefensiveBot, danger, threat
+from bots.greedy import ranked_discards
+from protocol.actions import KONG, PASS, WIN, Action, ActionKind
+from protocol.analysis import shanten_counts
+from protocol.melds import Meld, MeldKind
+from protocol.tiles import TILES
+from sdk.bot import DecisionRequest
+from sdk.expect.model import Model, load_model
+from sdk.expect.value import (
+    Evaluator,
+    HandValue,
+    ImpossibleHandError,
+    OutOfTime,
+    Situation,
+    concealed_kong_melds,
+)
+from sdk.view import GameView
+
+__all__ = ["BOT", "ExpectBot", "ExpectConfig", "Scored", "main"]
+
+log = logging.getLogger("bots.expect")
+
+Scored = tuple[Action, dict[str, float]]
+"""A candidate and its numbers: value, win, points, deal_in (the reviewer's contract)."""
+
+MARGIN = 0.25
+"""Share of the request's time left that the deep pass never uses."""
+
+
+class ExpectBot(DefensiveBot):
+    """Plays the action of highest expected points (:mod:`sdk.expect`)."""
+
+    name = "expect"
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        depth: int = 2,
+        think_ms: float = 60.0,
+        hazards: bool = True,
+        tai: bool = True,
+        claims: bool = True,
+        model: Model | None = None,
+    ) -> None:
+        super().__init__(name)
+        if depth < 0:
+            raise ValueError(f"depth must be 0 or more, not {depth}")
+        self.depth, self.think_ms = depth, think_ms
+        self.hazards, self.tai, self.claims = hazards, tai, claims
+        self.model = model or load_model()
+        self.deep = 0
+        """Decisions answered by the deep pass (for tests and reports)."""
+
+    # --- deciding ------------------------------------------------------------------------
+
+    def choose(self, view: GameView, request: DecisionRequest) -> Action:
+        if request.allows("win"):
+            return WIN
+        try:
+            return self.decide(view, request)
+        except ImpossibleHandError as err:
+            log.warning("expect: %s; defensive answers", err)
+            return super().choose(view, request)
+
+    def decide(self, view: GameView, request: DecisionRequest) -> Action:
+        """The best action by value: the cheap pass, then the deep one if time allows."""
+        if request.is_claim:
+            kong = self.kong_claim(view, request)
+            if kong is not None:
+                return kong
+            if not self.claims:
+                return DefensiveBot.claim(self, view, request)
+        else:
+            seen = view.visible_counts()
+            best = ranked_discards(view, view.counts, self._allowed(request), seen)[0].shanten
+            kong = self.free_kong(view, request, best)
+            if kong is not None:
+                return kong
+        ranked = self.ranked(view, request, min(self.depth, 1), None)
+        if self.depth > 1:
+            deadline = self._deadline(request)
+            if deadline is not None:
+                try:
+                    ranked = self.ranked(view, request, self.depth, deadline)
+                    self.deep += 1
+                except OutOfTime:
+                    pass
+        return ranked[0][0]
+
+    def explain(self, view: GameView, request: DecisionRequest) -> list[Scored]:
+        """Every candidate with its numbers, best first (for ``sdk.review``): keys
+        ``value`` (expected points), ``win``, ``points`` (expected points of a win) and
+        ``deal_in`` (chance this discard deals in)."""
+        if request.allows("win"):
+            return [(WIN, {"value": 0.0, "win": 1.0, "points": 0.0, "deal_in": 0.0})]
+        return self.ranked(view, request, self.depth, None)
+
+    def _deadline(self, request: DecisionRequest) -> float | None:
+        budget = min(self.think_ms / 1000, request.time_left * (1 - MARGIN) - 0.05)
+        return time.perf_counter() + budget if budget > 0.005 else None
+
+    # --- candidates ----------------------------------------------------------------------
+
+    def ranked(
+        self, view: GameView, request: DecisionRequest, exact: int, deadline: float | None
+    ) -> list[Scored]:
+        """Candidates with their numbers, best first."""
+        if request.is_claim:
+            out = self.claims_ranked(view, request, exact, deadline)
+        else:
+            out = self.discards_ranked(view, view.counts, request, exact, deadline, None)
+        out.sort(key=lambda a: -a[1]["value"])
+        return out
+
+    def situation(
+        self, view: GameView, draws: int, extra: Meld | None = None
+    ) -> Situation:
+        """The evaluator's view of the seat: unseen counts, melds, own draws left."""
+        seen = view.visible_counts()
+        melds = tuple(view.melds()) + concealed_kong_melds(view.seat_view.own.concealed_kongs)
+        if extra is not None:
+            melds += (extra,)
+        others = ((view.seat + k) % 4 for k in (1, 2, 3))
+        return Situation(
+            seat=view.seat,
+            dealer=view.dealer,
+            round_wind=view.round_wind,
+            melds=melds,
+            unseen=tuple(4 - n if n < 4 else 0 for n in seen),
+            draws=draws,
+            drawable=view.drawable,
+            threat=sum(threat(view, s) for s in others),
+        )
+
+    def evaluator(self, situation: Situation, exact: int, deadline: float | None) -> Evaluator:
+        return Evaluator(
+            situation, self.model, exact=exact, hazards=self.hazards, deadline=deadline,
+            flat_tai=not self.tai,
+        )  # fmt: skip
+
+    def discards_ranked(
+        self,
+        view: GameView,
+        counts: Sequence[int],
+        request: DecisionRequest | None,
+        exact: int,
+        deadline: float | None,
+        after: tuple[Meld, int] | None,
+    ) -> list[Scored]:
+        """Each allowed discard of the 3n+2 hand ``counts`` with its value. ``after`` =
+        (the new meld, the claimed kind): valuing the discard after a claim (R6: not the
+        claimed kind)."""
+        seen = view.visible_counts()
+        if after is None:
+            allowed = self._allowed(request)  # type: ignore[arg-type]
+            ev = self.evaluator(self.situation(view, view.drawable // 4), exact, deadline)
+        else:
+            allowed = {t for t in range(34) if counts[t] and t != after[1]}
+            ev = self.evaluator(self.situation(view, view.drawable // 4, after[0]), exact, deadline)
+        options = ranked_discards(view, counts, allowed, seen)
+        best_accept: dict[int, int] = {}
+        for o in options:
+            best_accept.setdefault(o.shanten, o.accept)
+        threats = {s: t for s in range(4) if s != view.seat and (t := threat(view, s))}
+        h = list(counts)
+        out: list[Scored] = []
+        for rank, o in enumerate(options):
+            d = int(o.discard)  # type: ignore[arg-type]
+            h[d] -= 1
+            v = ev.hand(h)
+            h[d] += 1
+            if o.shanten > exact and best_accept[o.shanten]:
+                v = self._scaled(v, o.accept / best_accept[o.shanten])
+            q = self.model.danger_scale * sum(
+                t * danger(view, s, d, seen, self.passed[s]) for s, t in threats.items()
+            )
+            if not self.hazards:
+                q = 0.0
+            q = min(q, 0.9)
+            value = -q * self.model.deal_in_loss + (1 - q) * v.value - rank * 1e-6
+            numbers = {"value": value, "win": (1 - q) * v.win, "points": v.points, "deal_in": q}
+            out.append((Action.discard(TILES[d]), numbers))
+        return out
+
+    @staticmethod
+    def _scaled(v: HandValue, ratio: float) -> HandValue:
+        """A leaf value with less acceptance than the best at its shanten: the win
+        part scaled down (about that much slower), the losses kept."""
+        win_part = v.win * v.points
+        return HandValue(v.value - win_part * (1 - ratio), v.win * ratio, v.points)
+
+    def claims_ranked(
+        self, view: GameView, request: DecisionRequest, exact: int, deadline: float | None
+    ) -> list[Scored]:
+        """Pass against each chow and pung, each valued after its best discard."""
+        tile = view.last_discard
+        assert tile is not None
+        source = request_source(view)
+        offset = (view.seat - source - 1) % 4
+        draws = max(0, (view.drawable - offset + 3) // 4)
+        ev = self.evaluator(self.situation(view, draws), exact, deadline)
+        stay = ev.draw_first(view.counts) if offset == 0 else ev.hand(view.counts)
+        out: list[Scored] = [
+            (PASS, {"value": stay.value, "win": stay.win, "points": stay.points, "deal_in": 0.0})
+        ]
+        for action in request.legal_actions:
+            if action.kind is ActionKind.CHOW:
+                used = action.tiles
+                meld = Meld(MeldKind.CHOW, TILES[min((*used, tile))], tile, source)  # type: ignore[misc]
+            elif action.kind is ActionKind.PUNG:
+                used = (tile, tile)
+                meld = Meld(MeldKind.PUNG, tile, tile, source)
+            else:
+                continue
+            counts = list(view.counts)
+            for t in used:  # type: ignore[union-attr]
+                counts[t] -= 1
+            best = max(
+                self.discards_ranked(view, counts, None, exact, deadline, (meld, tile)),
+                key=lambda a: a[1]["value"],
+            )
+            out.append((action, best[1]))
+        return out
+
+    def kong_claim(self, view: GameView, request: DecisionRequest) -> Action | None:
+        """Greedy's kong on a discard: taken when it does not raise shanten."""
+        if KONG not in request.legal_actions:
+            return None
+        after = list(view.counts)
+        after[view.last_discard] -= 3  # type: ignore[index]
+        if shanten_counts(after) <= shanten_counts(view.counts):
+            return KONG
+        return None
+
+    @staticmethod
+    def _allowed(request: DecisionRequest) -> set[int]:
+        return {a.tile for a in request.legal_actions if a.kind is ActionKind.DISCARD}  # type: ignore[misc]
+
+
+def request_source(view: GameView) -> int:
+    """The seat whose discard is open to claims: the last to discard."""
+    return view.seat_view.public.turn
+
+
+@dataclass(frozen=True)
+class ExpectConfig:
+    """A picklable factory of expect bots with fixed settings, for the arena."""
+
+    depth: int = 2
+    think_ms: float = 60.0
+    hazards: bool = True
+    tai: bool = True
+    claims: bool = True
+
+    def __call__(self, seed: int | None = None) -> ExpectBot:
+        return ExpectBot(
+            "expect", depth=self.depth, think_ms=self.think_ms, hazards=self.hazards,
+            tai=self.tai, claims=self.claims,
+        )  # fmt: skip
+
+
+BOT = ExpectBot
+"""The bot class this module offers (what loaders look for)."""
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """Expect's own options (``python -m bots.expect --help`` lists them)."""
+    group = parser.add_argument_group("expect")
+    group.add_argument(
+        "--depth", type=int, default=2, metavar="N",
+        help="value hands exactly up to shanten N (default: %(default)s)",
+    )  # fmt: skip
+    group.add_argument(
+        "--think-ms", type=float, default=60.0, metavar="MS",
+        help="time for the deep pass per decision (default: %(default)s)",
+    )  # fmt: skip
+
+
+def configure(args: argparse.Namespace) -> ExpectConfig:
+    """The bot of :func:`add_options`'s values; ``ValueError`` names a bad one."""
+    if args.depth < 0:
+        raise ValueError(f"--depth must be 0 or more, not {args.depth}")
+    if not args.think_ms > 0:
+        raise ValueError(f"--think-ms must be positive, not {args.think_ms}")
+    return ExpectConfig(args.depth, args.think_ms)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m bots.expect``: every bot's options plus ``--depth`` and ``--think-ms``."""
+    from sdk.cli import BotOptions, run
+
+    run(ExpectBot, argv, options=BotOptions(add_options, configure))
+
+if __name__ == "__main__":
+    main()
