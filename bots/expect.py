@@ -13,8 +13,9 @@ rate). Push or fold is that one comparison. A chow or pung is taken when the bes
 discard after it is worth more than passing; kongs and wins are greedy's.
 
 Anytime: a first pass values hands exactly up to shanten 1 (about a millisecond a
-hand); a second pass to ``depth`` (default 2) runs while ``think_ms`` and the request's
-time allow, and its answer replaces the first only if it finishes. An evaluator error
+hand); a second pass to ``depth`` (default 2) values at most ``nodes`` hands (a budget
+that is the same on every machine, so runs are reproducible) within ``think_ms`` and
+the request's time left, and its answer replaces the first only if it finishes. An evaluator error
 (:class:`~sdk.expect.value.ImpossibleHandError`) falls back to defensive's answer.
 
 >>> from bots.defensive import DefensiveBot
@@ -74,7 +75,9 @@ class ExpectBot(DefensiveBot):
         name: str | None = None,
         *,
         depth: int = 2,
-        think_ms: float = 60.0,
+        nodes: int | None = 600,
+        think_ms: float = 150.0,
+        swaps: int = 0,
         hazards: bool = True,
         tai: bool = True,
         claims: bool = True,
@@ -83,9 +86,10 @@ class ExpectBot(DefensiveBot):
         super().__init__(name)
         if depth < 0:
             raise ValueError(f"depth must be 0 or more, not {depth}")
-        self.depth, self.think_ms = depth, think_ms
+        self.depth, self.nodes, self.think_ms, self.swaps = depth, nodes, think_ms, swaps
         self.hazards, self.tai, self.claims = hazards, tai, claims
         self.model = model or load_model()
+        self._limits: tuple[float | None, int | None] = (None, None)
         self.deep = 0
         """Decisions answered by the deep pass (for tests and reports)."""
 
@@ -114,12 +118,12 @@ class ExpectBot(DefensiveBot):
             kong = self.free_kong(view, request, best)
             if kong is not None:
                 return kong
-        ranked = self.ranked(view, request, min(self.depth, 1), None)
+        ranked = self.ranked(view, request, min(self.depth, 1), None, None)
         if self.depth > 1:
             deadline = self._deadline(request)
             if deadline is not None:
                 try:
-                    ranked = self.ranked(view, request, self.depth, deadline)
+                    ranked = self.ranked(view, request, self.depth, deadline, self.nodes)
                     self.deep += 1
                 except OutOfTime:
                     pass
@@ -131,7 +135,7 @@ class ExpectBot(DefensiveBot):
         ``deal_in`` (chance this discard deals in)."""
         if request.allows("win"):
             return [(WIN, {"value": 0.0, "win": 1.0, "points": 0.0, "deal_in": 0.0})]
-        return self.ranked(view, request, self.depth, None)
+        return self.ranked(view, request, self.depth, None, None)
 
     def _deadline(self, request: DecisionRequest) -> float | None:
         budget = min(self.think_ms / 1000, request.time_left * (1 - MARGIN) - 0.05)
@@ -140,9 +144,16 @@ class ExpectBot(DefensiveBot):
     # --- candidates ----------------------------------------------------------------------
 
     def ranked(
-        self, view: GameView, request: DecisionRequest, exact: int, deadline: float | None
+        self,
+        view: GameView,
+        request: DecisionRequest,
+        exact: int,
+        deadline: float | None,
+        nodes: int | None,
     ) -> list[Scored]:
-        """Candidates with their numbers, best first."""
+        """Candidates with their numbers, best first; :class:`OutOfTime` past the
+        ``deadline`` or ``nodes`` hands valued (per evaluator)."""
+        self._limits = (deadline, nodes)
         if request.is_claim:
             out = self.claims_ranked(view, request, exact, deadline)
         else:
@@ -173,7 +184,7 @@ class ExpectBot(DefensiveBot):
     def evaluator(self, situation: Situation, exact: int, deadline: float | None) -> Evaluator:
         return Evaluator(
             situation, self.model, exact=exact, hazards=self.hazards, deadline=deadline,
-            flat_tai=not self.tai,
+            flat_tai=not self.tai, max_nodes=self._limits[1], swaps=self.swaps,
         )  # fmt: skip
 
     def discards_ranked(
@@ -285,14 +296,17 @@ class ExpectConfig:
     """A picklable factory of expect bots with fixed settings, for the arena."""
 
     depth: int = 2
-    think_ms: float = 60.0
+    nodes: int | None = 600
+    think_ms: float = 150.0
+    swaps: int = 0
     hazards: bool = True
     tai: bool = True
     claims: bool = True
 
     def __call__(self, seed: int | None = None) -> ExpectBot:
         return ExpectBot(
-            "expect", depth=self.depth, think_ms=self.think_ms, hazards=self.hazards,
+            "expect", depth=self.depth, nodes=self.nodes, think_ms=self.think_ms,
+            swaps=self.swaps, hazards=self.hazards,
             tai=self.tai, claims=self.claims,
         )  # fmt: skip
 
@@ -309,8 +323,12 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         help="value hands exactly up to shanten N (default: %(default)s)",
     )  # fmt: skip
     group.add_argument(
-        "--think-ms", type=float, default=60.0, metavar="MS",
-        help="time for the deep pass per decision (default: %(default)s)",
+        "--nodes", type=int, default=600, metavar="N",
+        help="hands the deep pass may value per decision, 0 for no limit (default: %(default)s)",
+    )  # fmt: skip
+    group.add_argument(
+        "--think-ms", type=float, default=150.0, metavar="MS",
+        help="time the deep pass may take per decision (default: %(default)s)",
     )  # fmt: skip
 
 
@@ -320,7 +338,9 @@ def configure(args: argparse.Namespace) -> ExpectConfig:
         raise ValueError(f"--depth must be 0 or more, not {args.depth}")
     if not args.think_ms > 0:
         raise ValueError(f"--think-ms must be positive, not {args.think_ms}")
-    return ExpectConfig(args.depth, args.think_ms)
+    if args.nodes < 0:
+        raise ValueError(f"--nodes must be 0 or more, not {args.nodes}")
+    return ExpectConfig(args.depth, args.nodes or None, args.think_ms)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -65,7 +65,8 @@ class ImpossibleHandError(MahjongError, ValueError):
 
 
 class OutOfTime(Exception):  # noqa: N818 (a signal, not a failure)
-    """The evaluator's ``deadline`` passed: the caller keeps its cheaper answer."""
+    """The evaluator's ``deadline`` passed or it valued ``max_nodes`` hands: the caller
+    keeps its cheaper answer."""
 
 
 class HandValue(NamedTuple):
@@ -138,7 +139,10 @@ class Evaluator:
     values); ``hazards=False`` leaves the opponents out (offence only: no hazard, no
     ron), as in the brute-force tests and the ablation. With a ``deadline``
     (``time.perf_counter()`` seconds) a valuation past it raises :class:`OutOfTime`;
-    ``flat_tai`` values every win at 0 tai (the ablation "without tai").
+    ``flat_tai`` values every win at 0 tai (the ablation "without tai"). ``max_nodes``
+    bounds the hands valued (a budget that, unlike time, is the same on every machine).
+    ``swaps`` is the largest shanten at which draws that only widen the hand (same
+    shanten, more acceptance) are followed; -1 for none.
     """
 
     def __init__(
@@ -151,6 +155,8 @@ class Evaluator:
         ron: bool | None = None,
         deadline: float | None = None,
         flat_tai: bool = False,
+        max_nodes: int | None = None,
+        swaps: int = 0,
     ) -> None:
         self.s = situation
         self.model = model or load_model()
@@ -159,7 +165,9 @@ class Evaluator:
         self.ron = hazards if ron is None else ron
         self.deadline = deadline
         self.flat_tai = flat_tai
-        self._memo: dict[tuple[int, ...], _Node] = {}
+        self.max_nodes = max_nodes
+        self.swaps = swaps
+        self._memo: dict[tuple[tuple[int, ...], bool], _Node] = {}
         self._scores: dict[tuple[tuple[int, ...], int, bool], int] = {}
         self._h0: tuple[int, ...] | None = None
         self._sets = 0
@@ -232,14 +240,18 @@ class Evaluator:
         u = self.s.unseen[t] - (gained if gained > 0 else 0)
         return u if u > 0 else 0
 
-    def _node(self, h: tuple[int, ...]) -> _Node:
-        node = self._memo.get(h)
+    def _node(self, h: tuple[int, ...], swap: bool = True) -> _Node:
+        """The vectors of hand ``h``; ``swap``: whether it may still widen at its
+        shanten (one widening per shanten on any path)."""
+        node = self._memo.get((h, swap))
         if node is None:
-            node = self._memo[h] = self._value(h)
+            node = self._memo[h, swap] = self._value(h, swap)
         return node
 
-    def _value(self, h: tuple[int, ...]) -> _Node:
+    def _value(self, h: tuple[int, ...], swap: bool) -> _Node:
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise OutOfTime
         if self.deadline is not None and perf_counter() > self.deadline:
             raise OutOfTime
         counts = list(h)
@@ -249,12 +261,8 @@ class Evaluator:
         if shanten > self.exact:
             return self._leaf(shanten)
         useful = [(t, u) for t in kinds if (u := self._unseen(h, t))]
-        if shanten == 0:
-            branches = [(t, u, self._tsumo(h, t), None) for t, u in useful]
-            ron_p, ron_w = self._ron(h, useful)
-        else:
-            branches = [(t, u, None, self._children(counts, t)) for t, u in useful]
-            ron_p = ron_w = 0.0
+        branches = self._branches(h, counts, shanten, kinds, useful, swap)
+        ron_p, ron_w = self._ron(h, useful) if shanten == 0 else (0.0, 0.0)
         V: _Vec = [0.0] * (k_max + 1)
         P: _Vec = [0.0] * (k_max + 1)
         W: _Vec = [0.0] * (k_max + 1)
@@ -309,12 +317,50 @@ class Evaluator:
         if dist - 1 > self.exact:
             return node[0][k], node[1][k], node[2][k]
         useful = [(t, u) for t in kinds if (u := self._unseen(h, t))]
-        if dist == 1:
-            branches = [(t, u, self._tsumo(h, t), None) for t, u in useful]
-        else:
-            branches = [(t, u, None, self._children(counts, t)) for t, u in useful]
+        branches = self._branches(h, counts, dist - 1, kinds, useful, True)
         n = self._n0 - (self.s.draws - k)
         return self._step(branches, node[0][k - 1], node[1][k - 1], node[2][k - 1], k - 1, n)
+
+    def _branches(
+        self,
+        h: tuple[int, ...],
+        counts: list[int],
+        shanten: int,
+        kinds: Sequence[int],
+        useful: list[tuple[int, int]],
+        swap: bool,
+    ) -> list:
+        """The draws that change the hand: ``(kind, copies, win points or None,
+        children)``. Useful kinds lower shanten; at shanten <= ``swaps``, other kinds
+        whose draw allows a discard that keeps shanten with strictly more acceptance
+        (a wider wait, a better shape) are branches too, once per shanten on a path
+        (``swap``): following every chain of widenings costs a hundred times more."""
+        if shanten == 0:
+            out = [(t, u, self._tsumo(h, t), None) for t, u in useful]
+        else:
+            out = [(t, u, None, self._children(counts, t)) for t, u in useful]
+        if shanten > self.swaps or not swap:
+            return out
+        unseen = self.s.unseen
+        accept = sum(unseen[t] for t in kinds)
+        for t in _near(h):
+            if t in kinds:
+                continue
+            u = self._unseen(h, t)
+            if not u:
+                continue
+            counts[t] += 1
+            rows = discard_accepts(counts, encode(counts), unseen, best_only=True)
+            better = []
+            for d, dist, acc in rows:
+                if d != t and dist == shanten + 1 and acc > accept:
+                    counts[d] -= 1
+                    better.append(self._node(tuple(counts), False))
+                    counts[d] += 1
+            counts[t] -= 1
+            if better:
+                out.append((t, u, None, better))
+        return out
 
     def _children(self, counts: list[int], t: int) -> list[_Node]:
         """The hands after drawing ``t`` and discarding a tile that keeps the lower
@@ -402,6 +448,21 @@ class Evaluator:
         except ScoringError:
             return 0
         return result.total_tai
+
+
+def _near(h: Sequence[int]) -> list[int]:
+    """Kinds that can change the shape of hand ``h``: held honors and suited kinds
+    within two ranks of a held one."""
+    out = set()
+    for t in range(KIND_COUNT):
+        if h[t]:
+            if t >= Tile.E:
+                out.add(t)
+                continue
+            base, r = t - t % 9, t % 9
+            for x in range(max(0, r - 2), min(8, r + 2) + 1):
+                out.add(base + x)
+    return sorted(out)
 
 
 def concealed_kong_melds(tiles: Sequence[int]) -> tuple[Meld, ...]:
