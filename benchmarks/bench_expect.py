@@ -77,8 +77,8 @@ def strength(field: str, hands: int, seed: int, variant: str, out: Path | None) 
             [VARIANTS[variant], field_bot, field_bot, field_bot], hands=BLOCK,
             seed=seed * 10007 + block, duplicate=True, backend="local",
         )  # fmt: skip
-        labels = result.labels
-        hero = labels[0]
+        labels = [b.label for b in result.bots]
+        hero = next(lb for lb in labels if lb.startswith("expect"))
         other = next(lb for lb in labels if lb != hero)
         lone, rest = result.deal_points[hero], result.deal_points[other]
         new = [a - b for a, b in zip(lone, rest, strict=True)]

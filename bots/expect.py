@@ -9,7 +9,8 @@ ron on our waits) fitted from self-play. For a discard ``d``::
     value(d) = -q(d) * deal_in_loss + (1 - q(d)) * E[points of the hand left]
 
 with ``q(d)`` defensive's deal-in estimate (threat x danger, rescaled to the observed
-rate). Push or fold is that one comparison. A chow or pung is taken when the best
+rate; opponents below defensive's ``MIN_THREAT`` ignored, as there: small risks are
+overestimated, and a hand far from waiting would otherwise fold on noise). Push or fold is that one comparison. A chow or pung is taken when the best
 discard after it is worth more than passing; kongs and wins are greedy's.
 
 Anytime: a first pass values hands exactly up to shanten 1 (about a millisecond a
@@ -50,7 +51,6 @@ from sdk.expect.value import (
     ImpossibleHandError,
     OutOfTime,
     Situation,
-    concealed_kong_melds,
 )
 from sdk.view import GameView
 
@@ -166,7 +166,7 @@ class ExpectBot(DefensiveBot):
     ) -> Situation:
         """The evaluator's view of the seat: unseen counts, melds, own draws left."""
         seen = view.visible_counts()
-        melds = tuple(view.melds()) + concealed_kong_melds(view.seat_view.own.concealed_kongs)
+        melds = tuple(view.melds())  # own concealed kongs included
         if extra is not None:
             melds += (extra,)
         others = ((view.seat + k) % 4 for k in (1, 2, 3))
@@ -181,10 +181,17 @@ class ExpectBot(DefensiveBot):
             threat=sum(threat(view, s) for s in others),
         )
 
-    def evaluator(self, situation: Situation, exact: int, deadline: float | None) -> Evaluator:
+    def evaluator(
+        self,
+        situation: Situation,
+        exact: int,
+        deadline: float | None,
+        base: Sequence[int],
+    ) -> Evaluator:
+        """An evaluator for ``situation`` whose unseen counts were taken holding ``base``."""
         return Evaluator(
             situation, self.model, exact=exact, hazards=self.hazards, deadline=deadline,
-            flat_tai=not self.tai, max_nodes=self._limits[1], swaps=self.swaps,
+            flat_tai=not self.tai, max_nodes=self._limits[1], swaps=self.swaps, base=base,
         )  # fmt: skip
 
     def discards_ranked(
@@ -202,15 +209,16 @@ class ExpectBot(DefensiveBot):
         seen = view.visible_counts()
         if after is None:
             allowed = self._allowed(request)  # type: ignore[arg-type]
-            ev = self.evaluator(self.situation(view, view.drawable // 4), exact, deadline)
+            ev = self.evaluator(self.situation(view, view.drawable // 4), exact, deadline, counts)
         else:
             allowed = {t for t in range(34) if counts[t] and t != after[1]}
-            ev = self.evaluator(self.situation(view, view.drawable // 4, after[0]), exact, deadline)
+            situation = self.situation(view, view.drawable // 4, after[0])
+            ev = self.evaluator(situation, exact, deadline, counts)
         options = ranked_discards(view, counts, allowed, seen)
         best_accept: dict[int, int] = {}
         for o in options:
             best_accept.setdefault(o.shanten, o.accept)
-        threats = {s: t for s in range(4) if s != view.seat and (t := threat(view, s))}
+        threats = self.threats(view)  # defensive's: below MIN_THREAT the estimate runs high
         h = list(counts)
         out: list[Scored] = []
         for rank, o in enumerate(options):
@@ -247,7 +255,7 @@ class ExpectBot(DefensiveBot):
         source = request_source(view)
         offset = (view.seat - source - 1) % 4
         draws = max(0, (view.drawable - offset + 3) // 4)
-        ev = self.evaluator(self.situation(view, draws), exact, deadline)
+        ev = self.evaluator(self.situation(view, draws), exact, deadline, view.counts)
         stay = ev.draw_first(view.counts) if offset == 0 else ev.hand(view.counts)
         out: list[Scored] = [
             (PASS, {"value": stay.value, "win": stay.win, "points": stay.points, "deal_in": 0.0})

@@ -41,7 +41,7 @@ from time import perf_counter
 from typing import NamedTuple
 
 from protocol.errors import MahjongError
-from protocol.melds import Meld, MeldKind
+from protocol.melds import Meld
 from protocol.necessary import discard_accepts, necessary
 from protocol.scoring import BASE_POINTS, POINTS_PER_TAI, ScoringError, WinSituation, score_win
 from protocol.shapes import encode
@@ -54,7 +54,6 @@ __all__ = [
     "ImpossibleHandError",
     "OutOfTime",
     "Situation",
-    "concealed_kong_melds",
     "tile_classes",
 ]
 
@@ -142,7 +141,9 @@ class Evaluator:
     ``flat_tai`` values every win at 0 tai (the ablation "without tai"). ``max_nodes``
     bounds the hands valued (a budget that, unlike time, is the same on every machine).
     ``swaps`` is the largest shanten at which draws that only widen the hand (same
-    shanten, more acceptance) are followed; -1 for none.
+    shanten, more acceptance) are followed; -1 for none. ``base`` is the hand the
+    unseen counts were taken with (a 3n+2 hand before its discard, say): tiles a hand
+    holds beyond it were drawn, so no longer unseen (default: the first hand valued).
     """
 
     def __init__(
@@ -157,6 +158,7 @@ class Evaluator:
         flat_tai: bool = False,
         max_nodes: int | None = None,
         swaps: int = 0,
+        base: Sequence[int] | None = None,
     ) -> None:
         self.s = situation
         self.model = model or load_model()
@@ -169,7 +171,7 @@ class Evaluator:
         self.swaps = swaps
         self._memo: dict[tuple[tuple[int, ...], bool], _Node] = {}
         self._scores: dict[tuple[tuple[int, ...], int, bool], int] = {}
-        self._h0: tuple[int, ...] | None = None
+        self._h0: tuple[int, ...] | None = None if base is None else tuple(base)
         self._sets = 0
         self.nodes = 0
         """Hands valued so far (the cost measure of the benchmark)."""
@@ -463,8 +465,3 @@ def _near(h: Sequence[int]) -> list[int]:
             for x in range(max(0, r - 2), min(8, r + 2) + 1):
                 out.add(base + x)
     return sorted(out)
-
-
-def concealed_kong_melds(tiles: Sequence[int]) -> tuple[Meld, ...]:
-    """Own concealed kongs as melds for the scorer."""
-    return tuple(Meld(MeldKind.CONCEALED_KONG, TILES[t]) for t in tiles)
