@@ -30,7 +30,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -116,6 +116,11 @@ def _timed(bot, log: dict[int, list[float]]) -> None:  # type: ignore[no-untyped
     bot.choose = timed
 
 
+def _pct(xs: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted seconds ``xs``, in milliseconds."""
+    return xs[min(len(xs) - 1, int(q * len(xs)))] * 1e3
+
+
 def cost(hands: int, seed: int) -> None:
     """CPU time per decision of lone expect and lone defensive, by shanten."""
     logs: dict[str, dict[int, list[float]]] = {}
@@ -124,7 +129,9 @@ def cost(hands: int, seed: int) -> None:
         for m in range(max(1, hands // 16)):
             lone = make()
             _timed(lone, log)
-            play_match([lone, DefensiveBot(), DefensiveBot(), DefensiveBot()], seed=seed + m, hands=16)
+            play_match(
+                [lone, DefensiveBot(), DefensiveBot(), DefensiveBot()], seed=seed + m, hands=16
+            )
         logs[name] = log
     print("CPU ms per decision by shanten (p50 / p99 / max), decisions; ratio of medians")
     for s in range(5):
@@ -134,14 +141,16 @@ def cost(hands: int, seed: int) -> None:
             if not xs:
                 row.append(f"{name}: -")
                 continue
-            p = lambda q: xs[min(len(xs) - 1, int(q * len(xs)))] * 1e3  # noqa: E731
-            row.append(f"{name} {p(0.5):7.2f} / {p(0.99):7.2f} / {xs[-1] * 1e3:7.1f} ({len(xs)})")
+            p50, p99 = _pct(xs, 0.5), _pct(xs, 0.99)
+            row.append(f"{name} {p50:7.2f} / {p99:7.2f} / {xs[-1] * 1e3:7.1f} ({len(xs)})")
         e, d = logs["expect"].get(s), logs["defensive"].get(s)
         ratio = statistics.median(e) / statistics.median(d) if e and d else float("nan")
         print(f"shanten {s}{'+' if s == 4 else ' '}: " + "  ".join(row) + f"  ratio {ratio:6.1f}")
     for name in ("expect", "defensive"):
         xs = sorted(x for v in logs[name].values() for x in v)
-        print(f"all {name}: p50 {xs[len(xs) // 2] * 1e3:.2f} ms  p99 {xs[int(0.99 * len(xs))] * 1e3:.2f} ms  max {xs[-1] * 1e3:.1f} ms")
+        print(
+            f"all {name}: p50 {xs[len(xs) // 2] * 1e3:.2f} ms  p99 {xs[int(0.99 * len(xs))] * 1e3:.2f} ms  max {xs[-1] * 1e3:.1f} ms"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -164,6 +173,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-_ = Callable
 if __name__ == "__main__":
     sys.exit(main())

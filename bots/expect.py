@@ -102,7 +102,9 @@ class ExpectBot(DefensiveBot):
         super().on_match_start(info)
         hand = [1] * 9 + [0] * 25
         hand[27:34] = [1] * 7
-        Evaluator(Situation(0, 0, TILES[27], (), tuple(4 - n for n in hand), 4, 16), self.model).hand(hand)
+        Evaluator(
+            Situation(0, 0, TILES[27], (), tuple(4 - n for n in hand), 4, 16), self.model
+        ).hand(hand)
         freeze_heap()
 
     # --- deciding ------------------------------------------------------------------------
@@ -172,9 +174,7 @@ class ExpectBot(DefensiveBot):
         out.sort(key=lambda a: -a[1]["value"])
         return out
 
-    def situation(
-        self, view: GameView, draws: int, extra: Meld | None = None
-    ) -> Situation:
+    def situation(self, view: GameView, draws: int, extra: Meld | None = None) -> Situation:
         """The evaluator's view of the seat: unseen counts, melds, own draws left."""
         seen = view.visible_counts()
         for t, n in enumerate(seen):
@@ -370,6 +370,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from sdk.cli import BotOptions, run
 
     run(ExpectBot, argv, options=BotOptions(add_options, configure))
+
 
 if __name__ == "__main__":
     main()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 import pytest
@@ -25,7 +25,7 @@ def brute_win(hand: tuple[int, ...], pool: tuple[int, ...], draws: int) -> float
     """Exact chance to complete ``hand`` within ``draws`` own draws from ``pool`` (drawn
     without replacement), best play: after each draw any discard (or the drawn tile)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(h: tuple[int, ...], p: tuple[int, ...], k: int) -> float:
         n = sum(p)
         if k == 0 or n == 0:
@@ -148,7 +148,7 @@ def test_impossible_counts_are_a_narrow_error():
     with pytest.raises(ImpossibleHandError, match="more than 4"):
         Evaluator(situation(hand, 4, [4] * 34)).hand(hand)
     with pytest.raises(ImpossibleHandError, match="3n\\+1"):
-        Evaluator(situation(hand, 4)).hand(hand[:-1] + [hand[-1] + 1])
+        Evaluator(situation(hand, 4)).hand([*hand[:-1], hand[-1] + 1])
     with pytest.raises(ImpossibleHandError):
         situation(hand, 4, [5] * 34)
 

@@ -98,7 +98,9 @@ class Tally:
             if not known:
                 rows.append((0.0,) * LEAF_DRAWS)
                 continue
-            near = [known[min(known, key=lambda j, k=k: (abs(j - k), j))] for k in range(LEAF_DRAWS)]
+            near = [
+                known[min(known, key=lambda j, k=k: (abs(j - k), j))] for k in range(LEAF_DRAWS)
+            ]
             rows.append(tuple(round(x, 4) for x in near))
         return tuple(rows)
 
@@ -134,7 +136,9 @@ class _Recorder(DefensiveBot):
         self.open: list[_Open] = []
         self.leaves: list[tuple[int, int]] = []
 
-    def pick_discard(self, view: GameView, request: DecisionRequest, options: list[Prospect], seen: Sequence[int]):  # type: ignore[no-untyped-def]
+    def pick_discard(
+        self, view: GameView, request: DecisionRequest, options: list[Prospect], seen: Sequence[int]
+    ):  # type: ignore[no-untyped-def]
         action = super().pick_discard(view, request, options, seen)
         self.record(view, int(action.tile), seen)  # type: ignore[arg-type]
         return action
@@ -145,7 +149,10 @@ class _Recorder(DefensiveBot):
         others = [(view.seat + k) % 4 for k in (1, 2, 3)]
         threats = {s: threat(view, s) for s in others}
         total = sum(threats.values())
-        bucket = (min(int(total * 2), THREAT_BUCKETS - 1), min(view.drawable // WALL_BUCKET, WALL_BUCKETS - 1))
+        bucket = (
+            min(int(total * 2), THREAT_BUCKETS - 1),
+            min(view.drawable // WALL_BUCKET, WALL_BUCKETS - 1),
+        )
         q = sum(t * danger(view, s, tile, seen, self.passed[s]) for s, t in threats.items())
         shanten = shanten_counts(counts)
         weights = None
@@ -210,7 +217,9 @@ def fit(matches: int, seed: int, hands: int = 16) -> Model:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sdk.expect.fit", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m sdk.expect.fit", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--matches", type=int, default=200, help="self-play matches (default 200)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "data" / "model.json")

@@ -26,7 +26,8 @@ from waiting take the fitted leaf values of :class:`~sdk.expect.model.Model` ins
 >>> for t, n in enumerate(hand):
 ...     unseen[t] -= n
 >>> ev = Evaluator(Situation(seat=0, dealer=0, round_wind=Tile.E, melds=(),
-...                          unseen=tuple(unseen), draws=4, drawable=16), hazards=False)
+...                          unseen=tuple(unseen), draws=4, drawable=16),
+...                hazards=False, swaps=-1)
 >>> v = ev.hand(hand)
 >>> from math import comb  # one wait (9s, 3 copies) in four draws from 120 unseen tiles
 >>> round(v.win, 6) == round(1 - comb(117, 4) / comb(120, 4), 6)
@@ -63,7 +64,7 @@ class ImpossibleHandError(MahjongError, ValueError):
     unseen tiles than exist): the evaluator refuses rather than guess."""
 
 
-class OutOfTime(Exception):  # noqa: N818 (a signal, not a failure)
+class OutOfTime(Exception):
     """The evaluator's ``deadline`` passed or it valued ``max_nodes`` hands: the caller
     keeps its cheaper answer."""
 
@@ -272,7 +273,9 @@ class Evaluator:
         n0 = self._n0
         for k in range(k_max + 1):
             if k:
-                dv, dp, dw = self._step(branches, V[k - 1], P[k - 1], W[k - 1], k - 1, n0 - (k_max - k))
+                dv, dp, dw = self._step(
+                    branches, V[k - 1], P[k - 1], W[k - 1], k - 1, n0 - (k_max - k)
+                )
             else:
                 dv = dp = dw = 0.0
             live = 1.0 - hazard[k]
@@ -290,7 +293,7 @@ class Evaluator:
             return v0, p0, w0
         rest = 1.0
         dv = dp = dw = 0.0
-        for t, u, win, children in branches:
+        for _t, u, win, children in branches:
             q = u / n
             rest -= q
             if win is not None:
