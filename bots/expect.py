@@ -92,6 +92,7 @@ class ExpectBot(DefensiveBot):
         self.hazards, self.tai, self.claims = hazards, tai, claims
         self.model = model or load_model()
         self._limits: tuple[float | None, int | None] = (None, None)
+        self._shared: dict = {}  # per decision: the passes' memo of exactly valued hands
         self.deep = 0
         """Decisions answered by the deep pass (for tests and reports)."""
 
@@ -132,6 +133,7 @@ class ExpectBot(DefensiveBot):
             kong = self.free_kong(view, request, best)
             if kong is not None:
                 return kong
+        self._shared = {}
         cutoff = time.perf_counter() + max(request.time_left * (1 - MARGIN) - 0.02, 0.0)
         try:
             ranked = self.ranked(view, request, min(self.depth, 1), cutoff, None)
@@ -152,6 +154,7 @@ class ExpectBot(DefensiveBot):
         ``deal_in`` (chance this discard deals in)."""
         if request.allows("win"):
             return [(WIN, {"value": 0.0, "win": 1.0, "points": 0.0, "deal_in": 0.0})]
+        self._shared = {}
         return self.ranked(view, request, self.depth, None, None)
 
     # --- candidates ----------------------------------------------------------------------
@@ -203,9 +206,11 @@ class ExpectBot(DefensiveBot):
         base: Sequence[int],
     ) -> Evaluator:
         """An evaluator for ``situation`` whose unseen counts were taken holding ``base``."""
+        shared = self._shared.setdefault((situation.draws, situation.melds, tuple(base)), {})
         return Evaluator(
             situation, self.model, exact=exact, hazards=self.hazards, deadline=deadline,
             flat_tai=not self.tai, max_nodes=self._limits[1], swaps=self.swaps, base=base,
+            shared=shared,
         )  # fmt: skip
 
     def discards_ranked(

@@ -145,6 +145,8 @@ class Evaluator:
     shanten, more acceptance) are followed; -1 for none. ``base`` is the hand the
     unseen counts were taken with (a 3n+2 hand before its discard, say): tiles a hand
     holds beyond it were drawn, so no longer unseen (default: the first hand valued).
+    ``shared`` is a memo that evaluators of the same situation, base and settings but
+    another ``exact`` may share: hands valued exactly are the same at any depth.
     """
 
     def __init__(
@@ -160,6 +162,7 @@ class Evaluator:
         max_nodes: int | None = None,
         swaps: int = 0,
         base: Sequence[int] | None = None,
+        shared: dict | None = None,
     ) -> None:
         self.s = situation
         self.model = model or load_model()
@@ -171,6 +174,7 @@ class Evaluator:
         self.max_nodes = max_nodes
         self.swaps = swaps
         self._memo: dict[tuple[tuple[int, ...], bool], _Node] = {}
+        self._shared: dict = {} if shared is None else shared
         self._scores: dict[tuple[tuple[int, ...], int, bool], int] = {}
         self._h0: tuple[int, ...] | None = None if base is None else tuple(base)
         self._sets = 0
@@ -245,24 +249,33 @@ class Evaluator:
 
     def _node(self, h: tuple[int, ...], swap: bool = True) -> _Node:
         """The vectors of hand ``h``; ``swap``: whether it may still widen at its
-        shanten (one widening per shanten on any path)."""
-        node = self._memo.get((h, swap))
+        shanten (one widening per shanten on any path). Each hand counts once against
+        ``max_nodes`` whether valued here or found in the ``shared`` memo."""
+        key = (h, swap)
+        node = self._memo.get(key)
         if node is None:
-            node = self._memo[h, swap] = self._value(h, swap)
+            self.nodes += 1
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise OutOfTime
+            if self.deadline is not None and perf_counter() > self.deadline:
+                raise OutOfTime
+            found = self._shared.get(key)
+            if found is not None and found[0] <= self.exact:
+                node = found[1]
+            else:
+                shanten, node = self._value(h, swap)
+                if shanten <= self.exact:
+                    self._shared[key] = (shanten, node)
+            self._memo[key] = node
         return node
 
-    def _value(self, h: tuple[int, ...], swap: bool) -> _Node:
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise OutOfTime
-        if self.deadline is not None and perf_counter() > self.deadline:
-            raise OutOfTime
+    def _value(self, h: tuple[int, ...], swap: bool) -> tuple[int, _Node]:
         counts = list(h)
         dist, kinds = necessary(encode(counts), sum(counts) // 3)
         shanten = dist - 1
         k_max = self.s.draws
         if shanten > self.exact:
-            return self._leaf(shanten)
+            return shanten, self._leaf(shanten)
         useful = [(t, u) for t in kinds if (u := self._unseen(h, t))]
         branches = self._branches(h, counts, shanten, kinds, useful, swap)
         ron_p, ron_w = self._ron(h, useful) if shanten == 0 else (0.0, 0.0)
@@ -282,7 +295,7 @@ class Evaluator:
             P[k] = live * (ron_p + (1.0 - ron_p) * dp)
             W[k] = live * (ron_w + (1.0 - ron_p) * dw)
             V[k] = live * (ron_w + (1.0 - ron_p) * dv) - hazard[k] * loss
-        return V, P, W
+        return shanten, (V, P, W)
 
     def _step(
         self, branches: list, v0: float, p0: float, w0: float, k: int, n: int
