@@ -11,7 +11,7 @@ arena seed ``seed * 10007 + b``), appends each deal's lone − field difference 
 each block, the running mean with its 95% t interval over deals, and the win, deal-in
 and tai-per-win rates of both sides. ``--variant`` picks an ablation (``offence``: no
 hazards or ron, deal-in unpriced; ``notai``: every win at 0 tai; ``noclaims``: claims
-left to defensive; ``depth1``: no deep pass; ``swaps``: wait/shape widening followed).
+left to defensive; ``depth2``: the deep pass to shanten 2; ``swaps``: wait/shape widening followed).
 
 Cost (CPU time per decision, by shanten before the decision, against defensive's)::
 
@@ -49,7 +49,7 @@ VARIANTS: dict[str, ExpectConfig] = {
     "offence": ExpectConfig(hazards=False),
     "notai": ExpectConfig(tai=False),
     "noclaims": ExpectConfig(claims=False),
-    "depth1": ExpectConfig(depth=1),
+    "depth2": ExpectConfig(depth=2),
     "swaps": ExpectConfig(swaps=1),
 }
 

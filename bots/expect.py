@@ -14,7 +14,7 @@ overestimated, and a hand far from waiting would otherwise fold on noise). Push 
 discard after it is worth more than passing; kongs and wins are greedy's.
 
 Anytime: a first pass values hands exactly up to shanten 1 (about a millisecond a
-hand); a second pass to ``depth`` (default 2) values at most ``nodes`` hands (a budget
+hand); a second pass to ``depth`` (default 1: none; see below) values at most ``nodes`` hands (a budget
 that is the same on every machine, so runs are reproducible) within ``think_ms`` and
 the request's time left, and its answer replaces the first only if it finishes. An evaluator error
 (:class:`~sdk.expect.value.ImpossibleHandError`) falls back to defensive's answer.
@@ -76,7 +76,7 @@ class ExpectBot(DefensiveBot):
         self,
         name: str | None = None,
         *,
-        depth: int = 2,
+        depth: int = 1,
         nodes: int | None = 600,
         think_ms: float = 150.0,
         swaps: int = 0,
@@ -322,7 +322,7 @@ def request_source(view: GameView) -> int:
 class ExpectConfig:
     """A picklable factory of expect bots with fixed settings, for the arena."""
 
-    depth: int = 2
+    depth: int = 1
     nodes: int | None = 600
     think_ms: float = 150.0
     swaps: int = 0
@@ -346,7 +346,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     """Expect's own options (``python -m bots.expect --help`` lists them)."""
     group = parser.add_argument_group("expect")
     group.add_argument(
-        "--depth", type=int, default=2, metavar="N",
+        "--depth", type=int, default=1, metavar="N",
         help="value hands exactly up to shanten N (default: %(default)s)",
     )  # fmt: skip
     group.add_argument(
