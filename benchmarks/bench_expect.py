@@ -10,8 +10,8 @@ arena seed ``seed * 10007 + b``), appends each deal's lone − field difference 
 ``--out`` as it goes (a long run can be stopped and still counted) and prints, after
 each block, the running mean with its 95% t interval over deals, and the win, deal-in
 and tai-per-win rates of both sides. ``--variant`` picks an ablation (``offence``: no
-hazards or ron, deal-in unpriced; ``notai``: every win at 0 tai; ``noclaims``: claims
-left to defensive; ``depth2``: the deep pass to shanten 2; ``swaps``: wait/shape widening followed).
+hazards or ron, deal-in unpriced; ``notai``: every win at 0 tai; ``claims``: chows and
+pungs by value (default: defensive's); ``depth2``: the deep pass to shanten 2; ``swaps``: wait/shape widening followed).
 
 Cost (CPU time per decision, by shanten before the decision, against defensive's)::
 
@@ -48,7 +48,7 @@ VARIANTS: dict[str, ExpectConfig] = {
     "default": ExpectConfig(),
     "offence": ExpectConfig(hazards=False),
     "notai": ExpectConfig(tai=False),
-    "noclaims": ExpectConfig(claims=False),
+    "claims": ExpectConfig(claims=True),
     "depth2": ExpectConfig(depth=2),
     "swaps": ExpectConfig(swaps=1),
 }

@@ -11,8 +11,10 @@ ron on our waits) fitted from self-play. For a discard ``d``::
 with ``q(d)`` defensive's deal-in estimate (threat x danger, rescaled to the observed
 rate; opponents below defensive's ``MIN_THREAT`` ignored, as there: small risks are
 overestimated, and a hand far from waiting would otherwise fold on noise). Push or
-fold is that one comparison. A chow or pung is taken when the best discard after it is
-worth more than passing; kongs and wins are greedy's.
+fold is that one comparison. Chows and pungs are defensive's (only when they lower
+shanten); ``claims=True`` takes one when the best discard after it is worth more than
+passing, which measured worse (the pass and the claim are then often valued on two
+scales: a fitted leaf and an exact value). Kongs and wins are greedy's.
 
 Hands up to shanten 1 are valued exactly; further ones take the fitted leaf values
 (what such hands went on to score in self-play), scaled by acceptance. A second pass
@@ -89,7 +91,7 @@ class ExpectBot(DefensiveBot):
         swaps: int = 0,
         hazards: bool = True,
         tai: bool = True,
-        claims: bool = True,
+        claims: bool = False,
         model: Model | None = None,
     ) -> None:
         super().__init__(name)
@@ -246,14 +248,16 @@ class ExpectBot(DefensiveBot):
             best_accept.setdefault(o.shanten, o.accept)
         threats = self.threats(view)  # defensive's: below MIN_THREAT the estimate runs high
         h = list(counts)
-        out: list[Scored] = []
-        for rank, o in enumerate(options):
+        values: list[HandValue] = []
+        for o in options:
             d = int(o.discard)  # type: ignore[arg-type]
             h[d] -= 1
-            v = ev.hand(h)
+            values.append(ev.hand(h))
             h[d] += 1
-            if o.shanten > exact and best_accept[o.shanten]:
-                v = self._scaled(v, o.accept / best_accept[o.shanten])
+        values = self._on_one_scale(options, values, exact, best_accept, view.drawable // 4)
+        out: list[Scored] = []
+        for rank, (o, v) in enumerate(zip(options, values, strict=True)):
+            d = int(o.discard)  # type: ignore[arg-type]
             q = self.model.danger_scale * sum(
                 t * danger(view, s, d, seen, self.passed[s]) for s, t in threats.items()
             )
@@ -263,6 +267,43 @@ class ExpectBot(DefensiveBot):
             value = -q * self.model.deal_in_loss + (1 - q) * v.value - rank * 1e-6
             numbers = {"value": value, "win": (1 - q) * v.win, "points": v.points, "deal_in": q}
             out.append((Action.discard(TILES[d]), numbers))
+        return out
+
+    def _on_one_scale(
+        self,
+        options: list,
+        values: list[HandValue],
+        exact: int,
+        best_accept: dict[int, int],
+        draws: int,
+    ) -> list[HandValue]:
+        """Values of hands beyond ``exact`` put on the scale of the exactly valued ones.
+
+        The fitted leaves are what such hands went on to score in self-play (claims
+        and every widening included); the exact values count neither, so they run
+        lower, and a bot comparing the two raw would keep hands far from waiting. A
+        leaf option gets the win part of the best exactly valued option, times the
+        leaves' ratio between the two shanten and its acceptance against the best at
+        its own shanten; the losses are the reference's."""
+        exact_ones = [(v, o) for v, o in zip(values, options, strict=True) if o.shanten <= exact]
+        if not exact_ones:
+            return [
+                self._scaled(v, o.accept / best_accept[o.shanten]) if best_accept[o.shanten] else v
+                for v, o in zip(values, options, strict=True)
+            ]
+        ref, ref_o = max(exact_ones, key=lambda x: x[0].value)
+        ref_win, ref_points, _ = self.model.leaf(ref_o.shanten, draws)
+        ref_part = ref.win * ref.points
+        out = []
+        for v, o in zip(values, options, strict=True):
+            if o.shanten <= exact:
+                out.append(v)
+                continue
+            win, points, _ = self.model.leaf(o.shanten, draws)
+            ratio = o.accept / best_accept[o.shanten] if best_accept[o.shanten] else 1.0
+            part = ref_part * (points / ref_points if ref_points > 0 else 0.0) * ratio
+            chance = ref.win * (win / ref_win if ref_win > 0 else 0.0) * ratio
+            out.append(HandValue(ref.value - ref_part + part, min(chance, 1.0), v.points))
         return out
 
     @staticmethod
@@ -335,7 +376,7 @@ class ExpectConfig:
     swaps: int = 0
     hazards: bool = True
     tai: bool = True
-    claims: bool = True
+    claims: bool = False
 
     def __call__(self, seed: int | None = None) -> ExpectBot:
         return ExpectBot(
