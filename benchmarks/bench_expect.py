@@ -39,6 +39,7 @@ from bots.defensive import DefensiveBot
 from bots.expect import ExpectBot, ExpectConfig
 from protocol.actions import Action
 from sdk.arena import load_bot, run_arena
+from sdk.arena.stats import mean_interval
 from sdk.bot import DecisionRequest
 from sdk.local import play_match
 from sdk.view import GameView
@@ -55,15 +56,13 @@ VARIANTS: dict[str, ExpectConfig] = {
 
 
 def t_interval(xs: Sequence[float]) -> tuple[float, float]:
-    """Mean and 95% half-width (normal approximation beyond 30 deals).
+    """Mean and 95% t half-width over deals (the arena's :func:`mean_interval`).
 
     >>> t_interval([1.0, 3.0])[0]
     2.0
     """
-    mean = statistics.fmean(xs)
-    if len(xs) < 2:
-        return mean, float("inf")
-    return mean, 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
+    interval = mean_interval(xs)
+    return interval.mean, interval.half_width
 
 
 def strength(field: str, hands: int, seed: int, variant: str, out: Path | None) -> None:
