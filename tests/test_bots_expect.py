@@ -98,3 +98,13 @@ def test_options_make_the_configured_bot() -> None:
     for bad in (["--depth", "-1"], ["--think-ms", "0"], ["--nodes", "-3"]):
         with pytest.raises(ValueError):
             configure(parser.parse_args(bad))
+
+
+def test_the_cost_benchmark_prints_both_bots_by_shanten() -> None:
+    done = subprocess.run(
+        [sys.executable, "benchmarks/bench_expect.py", "cost", "--hands", "16"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "shanten 1" in done.stdout and "ratio" in done.stdout
+    assert "all expect: p50" in done.stdout and "all defensive: p50" in done.stdout
