@@ -68,6 +68,7 @@ class Tally:
     leaf: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0.0, 0.0]))
 
     def model(self, source: str) -> Model:
+        """The fitted :class:`Model`; ``source`` records the command that made it."""
         hazard = []
         for b in range(THREAT_BUCKETS):
             row = []
@@ -217,6 +218,7 @@ def fit(matches: int, seed: int, hands: int = 16) -> Model:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sdk.expect.fit``: fit and write the model file."""
     parser = argparse.ArgumentParser(
         prog="python -m sdk.expect.fit", description=__doc__.split("\n")[0]
     )
