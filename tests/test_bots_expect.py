@@ -9,34 +9,24 @@ import sys
 import time
 
 import pytest
-from search_views import decision_points
+from search_views import own_turns, request_for
 
 from bots.defensive import DefensiveBot
 from bots.expect import ExpectBot, ExpectConfig, add_options, configure
-from protocol.actions import WIN, ActionKind
+from protocol.actions import ActionKind
 from protocol.hand_state import HandState
 from sdk.bot import DecisionRequest
 from sdk.budget import Budget
 from sdk.local import play_match
-from sdk.search import fork
 from sdk.view import GameView
 
 
 def _turns(n: int) -> list[tuple[HandState, int]]:
-    out = []
-    for hand, seat in decision_points(4, first_seed=800):
-        legal = hand.legal_actions(seat)
-        if len(legal) > 5 and WIN not in legal and hand.public.wall_left < 60:
-            out.append((fork(hand), seat))
-            if len(out) == n:
-                break
-    return out
+    return own_turns(n)
 
 
 def _request(hand: HandState, seat: int, seconds: float = 60.0) -> DecisionRequest:
-    return DecisionRequest(
-        hand.legal_actions(seat), time.monotonic() + seconds, drawn_tile=hand.drawn_tile(seat)
-    )
+    return request_for(hand, seat, seconds)
 
 
 def test_never_late_with_a_200ms_budget_under_a_cpu_bound_neighbour() -> None:
