@@ -166,3 +166,17 @@ def test_hazards_lower_the_value():
     threatened = Evaluator(situation(hand, 8, threat=2.0)).hand(hand)
     assert threatened.value < calm.value
     assert threatened.win < calm.win
+
+
+def test_the_fit_is_deterministic_and_fills_every_table(tmp_path):
+    from sdk.expect.fit import main
+    from sdk.expect.model import load_model
+
+    paths = [tmp_path / "a.json", tmp_path / "b.json"]
+    for path in paths:
+        assert main(["--matches", "2", "--seed", "3", "--out", str(path)]) == 0
+    assert paths[0].read_text() == paths[1].read_text()
+    model = load_model(paths[0])
+    assert len(model.hazard) == 4 and all(0 < h < 1 for row in model.hazard for h in row)
+    assert model.deal_in_loss >= 1000 and len(model.ron_rate) == 5
+    assert len(model.leaf_win) == 7 and all(len(row) == 20 for row in model.leaf_win)
