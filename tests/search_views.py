@@ -28,3 +28,30 @@ def decision_points(hands: int, first_seed: int = 0) -> Iterator[tuple[HandState
             for seat, legal in list(hand.pending().items()):
                 yield hand, seat
                 hand.apply(seat, policies[seat](hand, seat, legal, rng))
+
+
+def own_turns(n: int, first_seed: int = 800) -> list[tuple[HandState, int]]:
+    """``n`` own-turn decision points with several discards, late enough for threats,
+    each a fork of its hand (the bot tests' positions)."""
+    from protocol.actions import WIN
+    from sdk.search import fork
+
+    out = []
+    for hand, seat in decision_points(4, first_seed=first_seed):
+        legal = hand.legal_actions(seat)
+        if len(legal) > 5 and WIN not in legal and hand.public.wall_left < 60:
+            out.append((fork(hand), seat))
+            if len(out) == n:
+                break
+    return out
+
+
+def request_for(hand: HandState, seat: int, seconds: float = 60.0):  # type: ignore[no-untyped-def]
+    """The decision request of ``seat`` at ``hand``, due in ``seconds``."""
+    import time
+
+    from sdk.bot import DecisionRequest
+
+    return DecisionRequest(
+        hand.legal_actions(seat), time.monotonic() + seconds, drawn_tile=hand.drawn_tile(seat)
+    )

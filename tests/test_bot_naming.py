@@ -79,7 +79,7 @@ def test_canonical_specs() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("gredy", "no bot 'gredy': it is not a house bot (defensive, greedy, "),
+        ("gredy", "no bot 'gredy': it is not a house bot (defensive, expect, greedy, "),
         ("./missing.py", "bot './missing.py': no such file "),
         ("./mybot.py:Nope", "has no bot class or factory named 'Nope'"),
         ("", "no bot named '': give a house bot"),

@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from search_views import decision_points, true_world
+from search_views import decision_points, own_turns, request_for, true_world
 
 from bots.defensive import DefensiveBot
 from bots.search import SearchBot, SearchConfig, add_options, configure
@@ -19,26 +19,15 @@ from protocol.hand_state import HandState
 from sdk.bot import DecisionRequest, MatchInfo
 from sdk.budget import Budget
 from sdk.local import play_match
-from sdk.search import fork
 from sdk.view import GameView
 
 
 def _turns(n: int) -> list[tuple[HandState, int]]:
-    """``n`` own-turn decision points with several discards, from seeded games."""
-    out = []
-    for hand, seat in decision_points(4, first_seed=800):
-        legal = hand.legal_actions(seat)
-        if len(legal) > 5 and WIN not in legal and hand.public.wall_left < 60:
-            out.append((fork(hand), seat))
-            if len(out) == n:
-                break
-    return out
+    return own_turns(n)
 
 
 def _request(hand: HandState, seat: int, seconds: float = 60.0) -> DecisionRequest:
-    return DecisionRequest(
-        hand.legal_actions(seat), time.monotonic() + seconds, drawn_tile=hand.drawn_tile(seat)
-    )
+    return request_for(hand, seat, seconds)
 
 
 def test_answers_are_reproducible_with_a_seed_and_a_sample_count() -> None:
