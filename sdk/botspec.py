@@ -30,7 +30,7 @@ True
 ...     resolve_bot("gredy")
 ... except BotLoadError as exc:
 ...     print(exc)  # doctest: +ELLIPSIS
-no bot 'gredy': it is not a house bot (defensive, greedy, ...), a module on the path, or a file
+no bot 'gredy': it is not a house bot (defensive, expect, greedy, ...), a module on the path, or a file
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ def test_two_candidates_are_an_error_naming_them(tmp_path, monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("no_such_module_abc", "is not a house bot \\(defensive, greedy"),
+        ("no_such_module_abc", "is not a house bot \\(defensive, expect, greedy"),
         ("bots.random:Nope", "has no bot class or factory named 'Nope'"),
         ("fractions:Fraction", "is not a sdk.bot.Bot"),
     ],

@@ -91,7 +91,7 @@ def _run(
             _server,
             ["--house", "mine=gredy", "--db", ":memory:"],
             "python -m sdk.server: error: house bot 'mine': no bot 'gredy': it is not a house "
-            "bot (defensive, greedy, ",
+            "bot (defensive, expect, greedy, ",
         ),
         (
             _server,

@@ -90,7 +90,7 @@ def test_the_command_line_writes_text_and_html(
 @pytest.mark.parametrize(
     ("argv", "code", "words"),
     [
-        (["--bot", "no_such_module_xyz"], 2, "is not a house bot (defensive, greedy"),
+        (["--bot", "no_such_module_xyz"], 2, "is not a house bot (defensive, expect, greedy"),
         (["--bot", "bots.random", "MISSING"], 2, "no such file"),
     ],
 )
