@@ -109,7 +109,7 @@ async def open_ws(url: str, options: WsOptions = DEFAULT_OPTIONS) -> WsChannel:
         raise
     except InvalidStatus as exc:
         status = exc.response.status_code
-        if 400 <= status < 500:  # the answer will not change: do not retry (issue 18)
+        if 400 <= status < 500:  # the answer will not change: do not retry
             raise ServerRefused(
                 f"http_{status}",
                 f"{url} answered HTTP {status} to the WebSocket handshake; check the URL's "
