@@ -218,7 +218,9 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise RayMissingError("the ray backend needs Ray: pip install 'ray>=2.9' (in a clone: pip install '.[ray]')") from None
+        raise RayMissingError(
+            "the ray backend needs Ray: pip install 'ray>=2.9' (in a clone: pip install '.[ray]')"
+        ) from None
     return ray
 
 
