@@ -24,11 +24,18 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from sdk.learn.mlp import MLP, MLPPolicy
-from sdk.learn.policy import PolicyBot
+try:
+    from sdk.learn.mlp import MLP, MLPPolicy
+    from sdk.learn.policy import PolicyBot
+except ImportError as exc:  # numpy comes with the rl extra
+    why = f"bots.neural needs numpy: pip install '.[rl]' in a clone ({exc})"
+    if __name__ == "__main__":
+        sys.exit(f"error: {why}")
+    raise ImportError(why) from None
 
 __all__ = ["DEFAULT_WEIGHTS", "NeuralBot"]
 
