@@ -42,12 +42,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.defensive import open_runs
 from bots.greedy import GreedyBot, Prospect
 from protocol.actions import Action
 from protocol.analysis import shanten_counts, waits_counts
 from sdk.arena import load_bot, run_arena
 from sdk.bot import DecisionRequest
+from sdk.estimates import open_runs
 from sdk.local import play_match
 from sdk.view import GameView
 

@@ -64,19 +64,28 @@ from bots.greedy import (
     GreedyBot,
     Prospect,
     claim_prospect,
-    outside,
     pass_prospect,
     ranked_discards,
     tile_value,
+    tile_values,
 )
 from protocol.actions import PASS, Action, ActionKind
-from protocol.analysis import efficiency_counts, improvements_counts
 from protocol.events import Discard, Event, HandStart
-from protocol.tiles import Tile
 from sdk.bot import DecisionRequest
+from sdk.estimates import next_wait, tile_danger, waiting_chance
+from sdk.estimates import wait_value as estimated_wait_value
+from sdk.estimates import win_chance as estimated_win_chance
 from sdk.view import GameView
 
-__all__ = ["BOT", "DefensiveBot", "danger", "next_wait", "threat", "win_chance"]
+__all__ = [
+    "BOT",
+    "DefensiveBot",
+    "danger",
+    "next_wait",
+    "threat",
+    "wait_value",
+    "win_chance",
+]
 
 WIN_GAIN = 3400
 """What a win is worth: the average win brings 2900 (self-draws pay three times), and
@@ -88,47 +97,11 @@ MIN_THREAT = 0.2
 """Opponents less likely to be waiting are ignored: the model's small risks run high
 (predicted 2.9%, observed 1.7%), and chasing them costs acceptance for nothing."""
 
-TENPAI: tuple[tuple[float, ...], ...] = (
-    (0.00, 0.02, 0.12, 0.37, 0.46, 0.50),
-    (0.01, 0.06, 0.22, 0.46, 0.68, 0.70),
-    (0.03, 0.12, 0.30, 0.50, 0.65, 0.70),
-    (0.10, 0.23, 0.42, 0.63, 0.76, 0.90),
-    (0.30, 0.40, 0.75, 0.84, 0.93, 1.00),
-    (1.00, 1.00, 1.00, 1.00, 1.00, 1.00),
-)
-"""P(waiting), by melds shown (row, 0 to 5) and discards made // 3 (column, capped)."""
-
-WIN_CHANCE: tuple[tuple[float, ...], ...] = (
-    (0.20, 0.33, 0.44, 0.57, 0.70),
-    (0.03, 0.10, 0.19, 0.33, 0.50),
-    (0.00, 0.02, 0.12, 0.23, 0.37),
-    (0.00, 0.00, 0.04, 0.15, 0.26),
-    (0.00, 0.00, 0.03, 0.10, 0.16),
-)
-"""P(win this hand), by shanten after the discard (row, capped at 4) and drawable // 12
-(column, capped)."""
-
-PAIR_DANGER = (0.0, 0.005, 0.02, 0.035, 0.04)
-"""Suited kind: danger from pair and pung waits, by unseen copies (0 to 4)."""
-HONOR_DANGER = (0.0, 0.0, 0.002, 0.003, 0.025)
-"""Honor kind (pair and pung waits only), by unseen copies."""
-RUN_DANGER = 0.009
-"""Suited kind: danger per open run shape, weighted by its unseen neighbour copies."""
-MAX_DANGER = 0.13
-OWN_DISCARD_FACTOR = 0.1
-"""Measured: 0.4% of a waiting player's own discarded kinds are waits, against 7.4%."""
-MELD_RANK_FACTOR = 0.6
-"""Measured: ranks in an opponent's exposed sets are waits about half as often."""
-WAIT_WEIGHT = (1.5, 1.5, 1.25, 1.1, 1.0)
-"""A wait's copies, weighted by greedy's :func:`~bots.greedy.tile_value` of the kind
-(0 useless wind ... 4 middle tile): the opponents are greedy, so they let go of honors
-and terminals first, and a wait on those is thrown to us sooner."""
-
 
 def threat(view: GameView, seat: int) -> float:
     """The chance that ``seat`` is waiting now, from its melds and its discards."""
     melds = len(view.melds(seat)) + view.concealed_kongs(seat)
-    return TENPAI[min(melds, 5)][min(len(view.river(seat)) // 3, 5)]
+    return waiting_chance(melds, len(view.river(seat)))
 
 
 def danger(
@@ -138,58 +111,25 @@ def danger(
     ``passed`` = kinds discarded since ``seat``'s own last discard (it let them go)."""
     if tile in passed:
         return 0.0
-    unseen = 4 - seen[tile]
-    if tile >= Tile.E:
-        return HONOR_DANGER[unseen]
-    value = PAIR_DANGER[unseen] + RUN_DANGER * open_runs(tile, seen)
-    if tile in view.river(seat):
-        value *= OWN_DISCARD_FACTOR
-    if any(tile in meld.tiles for meld in view.melds(seat)):
-        value *= MELD_RANK_FACTOR
-    return min(value, MAX_DANGER)
-
-
-def open_runs(tile: int, seen: Sequence[int]) -> int:
-    """Run shapes that could wait on suited ``tile`` (``34``, ``46``, ``67`` for a 5),
-    each counted by the unseen copies of its scarcer tile."""
-    rank, total = tile % 9, 0
-    for a, b in ((-2, -1), (-1, 1), (1, 2)):
-        if rank + a >= 0 and rank + b <= 8:
-            total += min(4 - seen[tile + a], 4 - seen[tile + b])
-    return total
+    return tile_danger(
+        tile,
+        seen,
+        own_discard=tile in view.river(seat),
+        in_melds=any(tile in meld.tiles for meld in view.melds(seat)),
+    )
 
 
 def win_chance(option: Prospect, drawable: int, best_accept: int) -> float:
     """How often a hand at ``option``'s shanten wins, by tiles left to draw, scaled by
-    its acceptance against the best option at the same shanten (``best_accept``): half
-    the tiles that help, about twice as long to get there. 0 on the last discard:
-    nobody draws after it (R2)."""
-    if drawable <= 0:
-        return 0.0
-    base = WIN_CHANCE[min(option.shanten, 4)][min(drawable // 12, 4)]
-    return base * option.accept / best_accept if best_accept else base
+    its acceptance against the best option at the same shanten (``best_accept``). 0 on
+    the last discard: nobody draws after it (R2)."""
+    return estimated_win_chance(option.shanten, option.accept, drawable, best_accept)
 
 
 def wait_value(view: GameView, counts: Sequence[int], seen: Sequence[int]) -> float:
     """A waiting 3n+1 hand: the unseen copies of its winning kinds, each weighted by
     how readily greedy opponents throw that kind (``WAIT_WEIGHT``)."""
-    lowering = improvements_counts(counts, outside(counts, seen))
-    return sum(n * WAIT_WEIGHT[tile_value(view, kind)] for kind, n in lowering)
-
-
-def next_wait(counts: Sequence[int], seen: Sequence[int]) -> int:
-    """A 3n+1 hand one tile from waiting, looked at one draw ahead: over every draw
-    that makes it wait, the unseen copies of that draw times the widest wait it then
-    reaches (the best discard's unseen winning tiles). Greedy counts only the draws;
-    two hands with equal acceptance can lead to a 2-tile wait or an 8-tile one."""
-    c, out, total = list(counts), outside(counts, seen), 0
-    for kind, n in improvements_counts(c, out):
-        c[kind] += 1
-        best = efficiency_counts(c, out)[0]
-        c[kind] -= 1
-        if best.shanten == 0:
-            total += n * best.total_unseen
-    return total
+    return estimated_wait_value(counts, seen, tile_values(view))
 
 
 class DefensiveBot(GreedyBot):

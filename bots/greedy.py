@@ -42,6 +42,7 @@ from protocol.necessary import discard_accepts, necessary
 from protocol.shapes import distance, encode
 from protocol.tiles import KIND_COUNT, TILES, Tile
 from sdk.bot import Bot, DecisionRequest
+from sdk.estimates import tile_classes
 from sdk.view import GameView
 
 __all__ = [
@@ -70,11 +71,6 @@ class Prospect(NamedTuple):
         return (self.shanten, -self.accept)
 
 
-def outside(counts: Sequence[int], seen: Sequence[int]) -> list[int]:
-    """Tiles seen outside the concealed ``counts``: what ``efficiency_counts`` wants."""
-    return [s - c for s, c in zip(seen, counts, strict=True)]
-
-
 def tile_value(view: GameView, tile: int) -> int:
     """How useful a tile kind is in general, lower = discard first (the last tie-break).
 
@@ -85,23 +81,10 @@ def tile_value(view: GameView, tile: int) -> int:
 
 
 def tile_values(view: GameView) -> tuple[int, ...]:
-    """:func:`tile_value` of every kind for ``view``'s seat and round winds (cached: the
-    value of a kind depends on nothing else)."""
-    winds = (view.seat_wind(), view.round_wind)
-    values = _VALUES.get(winds)
-    if values is None:
-        values = _VALUES[winds] = tuple(_value(t, winds) for t in range(KIND_COUNT))
-    return values
-
-
-def _value(tile: int, winds: tuple[Tile, Tile]) -> int:
-    if tile >= Tile.E:
-        return 1 if tile >= Tile.C or tile in winds else 0
-    rank = tile % 9 + 1
-    return 2 if rank in (1, 9) else 3 if rank in (2, 8) else 4
-
-
-_VALUES: dict[tuple[Tile, Tile], tuple[int, ...]] = {}
+    """:func:`tile_value` of every kind for ``view``'s seat and round winds
+    (:func:`sdk.estimates.tile_classes`, cached: the value of a kind depends on nothing
+    else)."""
+    return tile_classes(view.seat_wind(), view.round_wind)
 
 
 def unseen_of(seen: Sequence[int]) -> list[int]:

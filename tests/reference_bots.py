@@ -13,25 +13,23 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
-from bots.defensive import (
-    DEAL_IN_LOSS,
+from bots.defensive import DEAL_IN_LOSS, MIN_THREAT, WIN_GAIN
+from protocol.actions import KONG, PASS, WIN, Action, ActionKind
+from protocol.analysis import efficiency_counts, improvements_counts, shanten_counts
+from protocol.events import Discard, Event, HandStart
+from protocol.tiles import Tile
+from sdk.bot import Bot, DecisionRequest
+from sdk.estimates import (
     HONOR_DANGER,
     MAX_DANGER,
     MELD_RANK_FACTOR,
-    MIN_THREAT,
     OWN_DISCARD_FACTOR,
     PAIR_DANGER,
     RUN_DANGER,
     TENPAI,
     WAIT_WEIGHT,
     WIN_CHANCE,
-    WIN_GAIN,
 )
-from protocol.actions import KONG, PASS, WIN, Action, ActionKind
-from protocol.analysis import efficiency_counts, improvements_counts, shanten_counts
-from protocol.events import Discard, Event, HandStart
-from protocol.tiles import Tile
-from sdk.bot import Bot, DecisionRequest
 from sdk.view import GameView
 
 

@@ -32,8 +32,8 @@ from bots.greedy import Prospect
 from protocol.analysis import shanten_counts, waits_counts
 from protocol.events import Draw, Event, HandResult
 from sdk.bot import DecisionRequest
+from sdk.estimates import tile_classes
 from sdk.expect.model import LEAF_DRAWS, LEAF_SHANTEN, THREAT_BUCKETS, WALL_BUCKET, Model
-from sdk.expect.value import tile_classes
 from sdk.local import play_match
 from sdk.view import GameView
 

@@ -47,6 +47,7 @@ from protocol.necessary import discard_accepts, necessary
 from protocol.scoring import BASE_POINTS, POINTS_PER_TAI, ScoringError, WinSituation, score_win
 from protocol.shapes import encode
 from protocol.tiles import KIND_COUNT, TILES, Tile, counts_to_tiles
+from sdk.estimates import tile_classes
 from sdk.expect.model import Model, load_model
 
 __all__ = [
@@ -55,7 +56,6 @@ __all__ = [
     "ImpossibleHandError",
     "OutOfTime",
     "Situation",
-    "tile_classes",
 ]
 
 
@@ -78,24 +78,6 @@ class HandValue(NamedTuple):
     """Chance of winning the hand."""
     points: float
     """Expected points of a win, given one (0 when it cannot win)."""
-
-
-def tile_classes(seat_wind: int, round_wind: int) -> tuple[int, ...]:
-    """Greedy's tile-value class of each kind (0 useless wind ... 4 middle tile), the
-    classes the ron rate is fitted by: greedy-like opponents let go of the low ones
-    first.
-
-    >>> tile_classes(Tile.E, Tile.E)[Tile.S], tile_classes(Tile.E, Tile.E)[Tile.M5]
-    (0, 4)
-    """
-    out = []
-    for t in range(KIND_COUNT):
-        if t >= Tile.E:
-            out.append(1 if t >= Tile.C or t in (seat_wind, round_wind) else 0)
-        else:
-            rank = t % 9 + 1
-            out.append(2 if rank in (1, 9) else 3 if rank in (2, 8) else 4)
-    return tuple(out)
 
 
 @dataclass(frozen=True)
