@@ -72,13 +72,23 @@ from bots.greedy import (
 from protocol.actions import PASS, Action, ActionKind
 from protocol.events import Discard, Event, HandStart
 from sdk.bot import DecisionRequest
-from sdk.estimates import next_wait, tile_danger, waiting_chance
+from sdk.estimates import (
+    DEAL_IN_LOSS,
+    THREAT_FLOOR,
+    WIN_GAIN,
+    discard_value,
+    next_wait,
+    tile_danger,
+    waiting_chance,
+)
 from sdk.estimates import wait_value as estimated_wait_value
 from sdk.estimates import win_chance as estimated_win_chance
 from sdk.view import GameView
 
 __all__ = [
     "BOT",
+    "DEAL_IN_LOSS",
+    "WIN_GAIN",
     "DefensiveBot",
     "danger",
     "next_wait",
@@ -87,15 +97,8 @@ __all__ = [
     "win_chance",
 ]
 
-WIN_GAIN = 3400
-"""What a win is worth: the average win brings 2900 (self-draws pay three times), and
-winning also spares one's share of the others' self-draws. Tuned in the arena."""
-DEAL_IN_LOSS = 1750
-"""What dealing in costs: the average deal-in pays 1900, but had it not, the winner
-would sometimes have self-drawn instead. Tuned in the arena."""
-MIN_THREAT = 0.2
-"""Opponents less likely to be waiting are ignored: the model's small risks run high
-(predicted 2.9%, observed 1.7%), and chasing them costs acceptance for nothing."""
+MIN_THREAT = THREAT_FLOOR
+"""Opponents less likely to be waiting are ignored (:data:`sdk.estimates.THREAT_FLOOR`)."""
 
 
 def threat(view: GameView, seat: int) -> float:
@@ -228,7 +231,7 @@ class DefensiveBot(GreedyBot):
         tile = option.discard
         assert tile is not None
         risk = sum(t * danger(view, s, tile, seen, self.passed[s]) for s, t in threats.items())
-        return win_chance(option, view.drawable, best_accept) * WIN_GAIN - risk * DEAL_IN_LOSS
+        return discard_value(win_chance(option, view.drawable, best_accept), risk)
 
     def threats(self, view: GameView) -> dict[int, float]:
         """Each opponent's chance of waiting, for those at ``MIN_THREAT`` or more."""

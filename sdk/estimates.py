@@ -28,6 +28,7 @@ from protocol.analysis import efficiency_counts, improvements_counts
 from protocol.tiles import KIND_COUNT, Tile
 
 __all__ = [
+    "DEAL_IN_LOSS",
     "HONOR_DANGER",
     "MAX_DANGER",
     "MELD_RANK_FACTOR",
@@ -35,8 +36,11 @@ __all__ = [
     "PAIR_DANGER",
     "RUN_DANGER",
     "TENPAI",
+    "THREAT_FLOOR",
     "WAIT_WEIGHT",
     "WIN_CHANCE",
+    "WIN_GAIN",
+    "discard_value",
     "next_wait",
     "open_runs",
     "outside",
@@ -78,6 +82,15 @@ OWN_DISCARD_FACTOR = 0.1
 """Measured: 0.4% of a waiting player's own discarded kinds are waits, against 7.4%."""
 MELD_RANK_FACTOR = 0.6
 """Measured: ranks in an opponent's exposed sets are waits about half as often."""
+WIN_GAIN = 3400
+"""What a win is worth: the average win brings 2900 (self-draws pay three times), and
+winning also spares one's share of the others' self-draws. Tuned in the arena."""
+DEAL_IN_LOSS = 1750
+"""What dealing in costs: the average deal-in pays 1900, but had it not, the winner
+would sometimes have self-drawn instead. Tuned in the arena."""
+THREAT_FLOOR = 0.2
+"""Opponents less likely to be waiting are ignored: the model's small risks run high
+(predicted 2.9%, observed 1.7%), and chasing them costs acceptance for nothing."""
 WAIT_WEIGHT = (1.5, 1.5, 1.25, 1.1, 1.0)
 """A wait's copies, weighted by the tile class of the kind (:func:`tile_classes`, 0
 useless wind ... 4 middle tile): greedy-like opponents let go of honors and terminals
@@ -132,6 +145,13 @@ def win_chance(shanten: int, accept: int, drawable: int, best_accept: int) -> fl
         return 0.0
     base = WIN_CHANCE[min(shanten, 4)][min(drawable // 12, 4)]
     return base * accept / best_accept if best_accept else base
+
+
+def discard_value(win: float, risk: float) -> float:
+    """Defensive's price of a discard, in points: the ``win`` chance of the hand it leaves
+    times :data:`WIN_GAIN`, less the summed deal-in ``risk`` (over the opponents, their
+    waiting chance x the tile's danger) times :data:`DEAL_IN_LOSS`."""
+    return win * WIN_GAIN - risk * DEAL_IN_LOSS
 
 
 def outside(counts: Sequence[int], seen: Sequence[int]) -> list[int]:

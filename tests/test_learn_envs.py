@@ -248,3 +248,18 @@ def test_the_duplicate_baseline_pays_nothing_for_playing_as_the_baseline() -> No
         assert info["points"] == sum(points)  # info keeps the plain points
         paid += any(points)
     assert paid  # some hands paid the learner: the zeros above are differences
+
+
+def test_progress_shaping_keeps_the_last_potential() -> None:
+    """``"progress"`` pays the same steps but takes nothing back at the end: the return is
+    the points plus the last decision's potential minus the first's."""
+    env = TaiMahjongGymEnv(["bots.greedy"] * 3, seat=None, shaping="progress")
+    for seed in range(4):
+        env.reset(seed=seed)
+        first = env.shaping.potential(env.game.views[env.seat])  # type: ignore[union-attr]
+        total, done = 0.0, False
+        while not done:
+            last = env.shaping.potential(env.game.views[env.seat])  # type: ignore[union-attr]
+            _, reward, done, _, info = env.step(_greedy_index(env))
+            total += reward
+        assert total == pytest.approx(info["points"] + last - first)

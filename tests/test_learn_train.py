@@ -31,6 +31,8 @@ def test_the_recipe_runs_end_to_end_and_resumes(tmp_path: Path, capsys) -> None:
         "4",
         "--eval-every",
         "512",
+        "--ppo-warmup",
+        "1",
         "--quiet",
         "--teacher",
         "bots.greedy",
@@ -42,6 +44,8 @@ def test_the_recipe_runs_end_to_end_and_resumes(tmp_path: Path, capsys) -> None:
     assert (run / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     clone_written = (run / "clone.pt").stat().st_mtime_ns
     first = MLP.load(run / "policy.npz")
+    clone = MLP.load(run / "clone.npz")
+    assert np.array_equal(first.layers[0][0], clone.layers[0][0])  # warm-up: critic alone
 
     assert main([str(run), *tiny, "--ppo-steps", "1024"]) == 0  # goes on from 512 steps
     assert (run / "clone.pt").stat().st_mtime_ns == clone_written  # not cloned again
@@ -80,6 +84,8 @@ def test_the_same_seed_clones_the_same_network(tmp_path: Path) -> None:
         (["--hidden", "big"], "--hidden takes sizes"),
         (["--opponents", "a,b"], "names three bots"),
         (["--epochs", "0"], "--epochs must be at least 1"),
+        (["--ppo-lr", "0"], "--ppo-lr must be positive"),
+        (["--ppo-anchor", "-1"], "--ppo-anchor must be 0 or more"),
     ],
 )
 def test_bad_options_are_usage_errors(tmp_path: Path, capsys, args, message) -> None:  # type: ignore[no-untyped-def]

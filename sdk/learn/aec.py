@@ -36,7 +36,13 @@ from gymnasium.spaces import Dict, Discrete
 from pettingzoo import AECEnv
 
 from sdk.learn.encoder import Encoder
-from sdk.learn.episodes import EpisodeConfig, EpisodeSeeds, action_space, observation_space
+from sdk.learn.episodes import (
+    EpisodeConfig,
+    EpisodeSeeds,
+    action_space,
+    observation,
+    observation_space,
+)
 from sdk.learn.game import NO_POINTS, LearningGame
 
 __all__ = ["AGENTS", "TaiMahjongAEC", "env"]
@@ -62,11 +68,12 @@ class TaiMahjongAEC(AECEnv):
         oracle: bool = False,
         reward_scale: float = 1.0,
         render_mode: str | None = None,
+        features: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.config = EpisodeConfig(hands, reward, first_dealer, oracle, reward_scale)
+        self.config = EpisodeConfig(hands, reward, first_dealer, oracle, reward_scale, features)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -78,7 +85,7 @@ class TaiMahjongAEC(AECEnv):
 
     @functools.cache  # noqa: B019  (PettingZoo wants the same object back)
     def observation_space(self, agent: str) -> Dict:
-        return observation_space(self.config.oracle)
+        return observation_space(self.config.oracle, self.config.features)
 
     @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> Discrete:
@@ -104,8 +111,7 @@ class TaiMahjongAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.game is not None, "call reset() first"
         game, seat = self.game, _SEAT[agent]
-        obs = game.observe_oracle(seat) if self.config.oracle else game.observe(seat)
-        return {"observation": obs, "action_mask": game.mask(seat)}
+        return {"observation": observation(game, seat, self.config), "action_mask": game.mask(seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -19,10 +19,12 @@ from gymnasium.spaces import Box, Dict, Discrete
 
 from sdk.learn.action_space import N_ACTIONS
 from sdk.learn.encoding import OBS_SIZE, ORACLE_SIZE
+from sdk.learn.features import N_FEATURES, discard_features
+from sdk.learn.game import LearningGame
 
 _BOUND = 1e6
 
-__all__ = ["EpisodeConfig", "EpisodeSeeds", "action_space", "observation_space"]
+__all__ = ["EpisodeConfig", "EpisodeSeeds", "action_space", "observation", "observation_space"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,13 +33,15 @@ class EpisodeConfig:
     hand's points when it ends) or ``"match"`` (the total at the end); ``first_dealer``
     fixed, or ``None`` to draw it from the seed; ``oracle`` observations add the hidden
     tiles (:func:`sdk.learn.encoding.encode_oracle`); rewards are multiplied by
-    ``reward_scale``."""
+    ``reward_scale``; ``features`` appends :func:`sdk.learn.features.discard_features`
+    (the shanten and acceptance each discard and claim leaves) to the observation."""
 
     hands: int = 1
     reward: str = "hand"
     first_dealer: int | None = None
     oracle: bool = False
     reward_scale: float = 1.0
+    features: bool = False
 
     def __post_init__(self) -> None:
         if self.hands < 1:
@@ -67,11 +71,12 @@ class EpisodeSeeds:
         return self.rng.getrandbits(63)
 
 
-def observation_space(oracle: bool = False) -> Dict:
+def observation_space(oracle: bool = False, features: bool = False) -> Dict:
     """``{"observation": Box, "action_mask": Box(0/1 int8)}``, the PettingZoo classic
     convention. The Box bounds are loose (the features are raw counts, tile ids and
-    scores / 1000; see the layout)."""
-    size = ORACLE_SIZE if oracle else OBS_SIZE
+    scores / 1000; see the layout). ``features`` adds
+    :data:`~sdk.learn.features.N_FEATURES` columns at the end."""
+    size = (ORACLE_SIZE if oracle else OBS_SIZE) + (N_FEATURES if features else 0)
     return Dict(
         {
             "observation": Box(-_BOUND, _BOUND, (size,), np.float32),
@@ -83,3 +88,12 @@ def observation_space(oracle: bool = False) -> Dict:
 def action_space() -> Discrete:
     """One index per action (:mod:`sdk.learn.action_space`)."""
     return Discrete(N_ACTIONS)
+
+
+def observation(game: LearningGame, seat: int, config: EpisodeConfig) -> np.ndarray:
+    """``seat``'s observation as ``config`` asks: plain or oracle, with the features
+    appended or not (the ``"observation"`` of :func:`observation_space`)."""
+    obs = game.observe_oracle(seat) if config.oracle else game.observe(seat)
+    if config.features:
+        return np.concatenate([obs, discard_features(obs)])
+    return obs

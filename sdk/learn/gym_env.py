@@ -45,7 +45,7 @@ from protocol.actions import Action
 from sdk.arena.loader import BotSource, load_bot
 from sdk.learn.action_space import N_ACTIONS, index_of
 from sdk.learn.encoder import Encoder
-from sdk.learn.episodes import EpisodeConfig, EpisodeSeeds, observation_space
+from sdk.learn.episodes import EpisodeConfig, EpisodeSeeds, observation, observation_space
 from sdk.learn.game import LearningGame
 from sdk.learn.opponents import Opponents
 from sdk.learn.rewards import SHAPINGS, ShantenShaping, reference_points
@@ -101,9 +101,11 @@ class LegalDiscrete(Discrete):
 
 class TaiMahjongGymEnv(gymnasium.Env):
     """See the module docstring. ``seat`` is the learner's seat, or ``None`` to draw it
-    for each episode from the seed. ``shaping`` (``None`` or ``"shanten"``, with
+    for each episode from the seed. ``shaping`` (``None``, ``"shanten"`` or ``"progress"``, with
     ``shaping_weight`` in points) and ``baseline`` (a bot spec) change the reward as
-    :mod:`sdk.learn.rewards` says; ``info["points"]`` stays the learner's plain points."""
+    :mod:`sdk.learn.rewards` says; ``info["points"]`` stays the learner's plain points.
+    ``features`` appends :func:`sdk.learn.features.discard_features` to the observation
+    (what each discard and claim leaves: a small network learns to play far sooner)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
@@ -120,6 +122,7 @@ class TaiMahjongGymEnv(gymnasium.Env):
         shaping: str | None = None,
         shaping_weight: float = 100.0,
         baseline: BotSource | None = None,
+        features: bool = False,
     ) -> None:
         if shaping not in SHAPINGS:
             raise ValueError(f"shaping must be one of {SHAPINGS}, not {shaping!r}")
@@ -129,12 +132,12 @@ class TaiMahjongGymEnv(gymnasium.Env):
             raise ValueError(f"seat must be 0..3 or None, not {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.config = EpisodeConfig(hands, reward, first_dealer, oracle, reward_scale)
+        self.config = EpisodeConfig(hands, reward, first_dealer, oracle, reward_scale, features)
         self.factories = [load_bot(b) for b in opponents]
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.render_mode = render_mode
-        self.observation_space = observation_space(oracle)
+        self.observation_space = observation_space(oracle, features)
         self.action_space = LegalDiscrete(self)
         self.game: LearningGame | None = None
         self._encoder = Encoder()  # its arrays serve one episode after another
@@ -142,6 +145,7 @@ class TaiMahjongGymEnv(gymnasium.Env):
         self._seeds = EpisodeSeeds(None)
         self._points = 0
         self.shaping = ShantenShaping(shaping_weight) if shaping else None
+        self._refund = shaping == "shanten"  # "progress" keeps the last potential at the end
         self.baseline = load_bot(baseline) if baseline is not None else None
         self._potential = 0.0
         self._reference: list[int] = []
@@ -224,8 +228,10 @@ class TaiMahjongGymEnv(gymnasium.Env):
 
     def _potential_now(self) -> float:
         game = self.game
-        if self.shaping is None or game is None or game.is_over:
+        if self.shaping is None or game is None:
             return 0.0
+        if game.is_over:
+            return 0.0 if self._refund else self._potential
         return self.shaping.potential(game.views[self.seat])
 
     def _advance(self) -> int:
@@ -246,8 +252,10 @@ class TaiMahjongGymEnv(gymnasium.Env):
     def _obs(self) -> dict[str, np.ndarray]:
         game = self.game
         assert game is not None
-        obs = game.observe_oracle(self.seat) if self.config.oracle else game.observe(self.seat)
-        return {"observation": obs, "action_mask": self._mask()}
+        return {
+            "observation": observation(game, self.seat, self.config),
+            "action_mask": self._mask(),
+        }
 
     def _mask(self) -> np.ndarray:
         game = self.game

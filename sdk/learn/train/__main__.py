@@ -45,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
         help="append shanten and acceptance of each discard (sdk.learn.features)",
     )
     p.add_argument(
+        "--raw",
+        action="store_true",
+        help="let the clone read the whole observation, not only the features, the hand "
+        "and the decision (it then memorises more than it learns)",
+    )
+    p.add_argument(
         "--ppo-steps", type=int, default=200_000, help="PPO environment steps; 0 skips PPO"
     )
     p.add_argument(
@@ -54,6 +60,24 @@ def _parser() -> argparse.ArgumentParser:
         "--opponents",
         default="bots.greedy,bots.greedy,bots.greedy",
         help="the three PPO opponents; 'self' is a snapshot of the policy",
+    )
+    p.add_argument("--ppo-lr", type=float, default=1e-4, help="PPO learning rate (default 1e-4)")
+    p.add_argument(
+        "--ppo-anchor",
+        type=float,
+        default=0.0,
+        help="weight of a KL penalty towards the clone (default 0: plain PPO)",
+    )
+    p.add_argument(
+        "--ppo-warmup",
+        type=int,
+        default=4,
+        help="PPO updates that train the critic alone at the start (default 4)",
+    )
+    p.add_argument(
+        "--ppo-baseline",
+        metavar="BOT",
+        help="reward the points against this bot's on the same deal (duplicate baseline)",
     )
     p.add_argument(
         "--eval-hands", type=int, default=512, help="hands per curve point (default 512)"
@@ -93,6 +117,12 @@ def _main(argv: Sequence[str] | None) -> int:
     ):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if not args.ppo_lr > 0:
+        parser.error("--ppo-lr must be positive")
+    if args.ppo_anchor < 0:
+        parser.error("--ppo-anchor must be 0 or more")
+    if args.ppo_warmup < 0:
+        parser.error("--ppo-warmup must be 0 or more")
     try:
         import torch
     except ImportError:
@@ -118,7 +148,10 @@ def _train(args: argparse.Namespace, hidden: tuple[int, ...], opponents: tuple[s
         run, teacher=args.teacher, hands=args.data_hands, seed=args.seed, workers=args.workers
     )
     net, agree = clone(
-        run, dataset, CloneConfig(hidden, args.features, args.epochs, seed=args.seed), show
+        run,
+        dataset,
+        CloneConfig(hidden, args.features, args.raw, args.epochs, seed=args.seed),
+        show,
     )
     np.savez_compressed(run / "clone.npz", **net.arrays())
     print(f"clone: {agree:.1%} agreement with {args.teacher} on held-out decisions")
@@ -142,7 +175,14 @@ def _train(args: argparse.Namespace, hidden: tuple[int, ...], opponents: tuple[s
     point("clone", 0, net)
     if args.ppo_steps > 0:
         config = PPOConfig(
-            total_steps=args.ppo_steps, envs=args.ppo_envs, opponents=opponents, seed=args.seed
+            total_steps=args.ppo_steps,
+            envs=args.ppo_envs,
+            opponents=opponents,
+            lr=args.ppo_lr,
+            anchor=args.ppo_anchor,
+            warmup=args.ppo_warmup,
+            baseline=args.ppo_baseline,
+            seed=args.seed,
         )
         batch = config.envs * config.steps
 

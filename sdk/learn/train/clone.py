@@ -15,12 +15,16 @@ import numpy as np
 import torch
 
 from sdk.learn.action_space import N_ACTIONS
+from sdk.learn.encoding import OBS_SIZE, section
 from sdk.learn.features import with_features
 from sdk.learn.mlp import MLP
 from sdk.learn.train.model import TorchMLP, masked_logits
 from sdk.learn.train.progress import bar
 
-__all__ = ["CloneConfig", "clone"]
+__all__ = ["KEPT", "CloneConfig", "clone"]
+
+KEPT = ("hand", "table", "decision", "claim_tile", "claim_from", "banned")
+"""The observation's sections a clone without ``raw`` reads besides the features."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +34,13 @@ class CloneConfig:
     hidden: tuple[int, ...] = (512, 256)
     features: bool = True
     """Append :mod:`sdk.learn.features` to the observation (shanten and acceptance of
-    each discard): the clone agrees with defensive far more often with them."""
+    each discard, defensive's estimates): the clone agrees with defensive far more
+    often with them."""
+    raw: bool = False
+    """Read the whole observation too. Without it (and with ``features``) the network
+    reads the features and :data:`KEPT` alone: the rest of the observation (the rivers'
+    order, the melds' detail) only let it memorise the teacher's games (held-out
+    agreement 95.5% with it, 99.2% without)."""
     epochs: int = 8
     batch: int = 512
     lr: float = 1e-3
@@ -50,7 +60,7 @@ def clone(
     order = rng.permutation(len(y))
     cut = max(1, int(len(y) * config.held_out))
     test, train = order[:cut], order[cut:]
-    mean, scale = _normalisation(x[train])
+    mean, scale = _normalisation(x[train], config.raw or not config.features)
     model = TorchMLP(mean, scale, (x.shape[1], *config.hidden, N_ACTIONS), config.features)
     opt = torch.optim.Adam(model.parameters(), lr=config.lr)
     start = _resume(run / "clone.pt", model, opt)
@@ -84,10 +94,19 @@ def _load(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return data["observation"], data["mask"], data["action"].astype(np.int64)
 
 
-def _normalisation(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _normalisation(x: np.ndarray, raw: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Per-column mean and 1/std; without ``raw``, 0 and 0 for the observation's
+    columns outside :data:`KEPT` (the first layer then ignores them)."""
     mean = x.mean(axis=0)
     std = x.std(axis=0)
-    return mean.astype(np.float32), (1.0 / np.where(std > 1e-3, std, 1.0)).astype(np.float32)
+    scale = 1.0 / np.where(std > 1e-3, std, 1.0)
+    if not raw:
+        ignored = np.ones(x.shape[1], bool)
+        ignored[OBS_SIZE:] = False
+        for name in KEPT:
+            ignored[section(name)] = False
+        mean[ignored] = scale[ignored] = 0.0
+    return mean.astype(np.float32), scale.astype(np.float32)
 
 
 def _loss(model: TorchMLP, x: np.ndarray, m: np.ndarray, y: np.ndarray) -> torch.Tensor:
